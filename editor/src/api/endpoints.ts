@@ -1,0 +1,64 @@
+/** Every public endpoint the editor calls, typed. Nothing here knows about React. */
+import { api, apiText } from './client';
+import type { Agent, Campaign, CustomField, CustomValue, Execution, Project, VersionSummary, Warning, Workflow } from './types';
+import type { PatchNode, PutEdge, PutNode } from '../../../schemas/workflow';
+
+const enc = encodeURIComponent;
+
+export const projectsApi = {
+  list: () => api<{ data: Project[] }>('GET', '/api/v2/projects').then((r) => r.data),
+  campaigns: (locationId: string) => api<{ data: Campaign[] }>('GET', `/api/agent-builder/projects/${enc(locationId)}/campaigns`).then((r) => r.data),
+};
+
+export const agentsApi = {
+  list: (locationId?: string) => api<{ data: Agent[] }>('GET', `/api/agent-builder/agents${locationId ? `?locationId=${enc(locationId)}` : ''}`).then((r) => r.data),
+  get: (id: string) => api<{ data: Agent }>('GET', `/api/agent-builder/agents/${enc(id)}`).then((r) => r.data),
+  customValues: (id: string) => api<{ values: CustomValue[] }>('GET', `/api/agent-builder/agents/${enc(id)}/crm-custom-values`).then((r) => r.values),
+  customFields: (id: string) => api<{ fields: CustomField[] }>('GET', `/api/agent-builder/agents/${enc(id)}/crm-custom-fields`).then((r) => r.fields),
+};
+
+/** Which workflow: the agent's primary campaign, or a named one (locationId and campaignId go together). */
+export interface WorkflowTarget {
+  agentId: string;
+  locationId?: string;
+  campaignId?: string;
+}
+
+export interface AppendRequestNode {
+  type: string;
+  label?: string;
+  config: Record<string, unknown>;
+}
+
+export interface GraphBody {
+  nodes: PutNode[];
+  edges: PutEdge[];
+  dispositionEntries: Record<string, string>;
+}
+
+/** The workflow family of endpoints (spec 4.12) for one target. Every write carries `expectedVersion`. */
+export function workflowApi(target: WorkflowTarget) {
+  const base = `/api/agent-builder/agents/${enc(target.agentId)}/campaign/workflow`;
+  const query = target.locationId && target.campaignId ? `locationId=${enc(target.locationId)}&campaignId=${enc(target.campaignId)}` : '';
+  const url = (suffix = '', extra = '') => {
+    const q = [query, extra].filter(Boolean).join('&');
+    return `${base}${suffix}${q ? `?${q}` : ''}`;
+  };
+  return {
+    get: () => api<{ data: Workflow }>('GET', url()).then((r) => r.data),
+    append: (outcome: string, nodes: AppendRequestNode[], expectedVersion: number) =>
+      api<{ workflow: Workflow; warnings?: Warning[] }>('POST', url(`/outcomes/${enc(outcome)}/nodes`), { nodes, expectedVersion }).then((r) => ({ ...r.workflow, warnings: r.warnings ?? [] })),
+    put: (graph: GraphBody, expectedVersion: number) => api<{ data: Workflow }>('PUT', url(), { ...graph, expectedVersion }).then((r) => r.data),
+    patch: (nodes: PatchNode[], expectedVersion: number) => api<{ data: Workflow }>('PATCH', url(), { nodes, expectedVersion }).then((r) => r.data),
+    remove: (nodeId: string, expectedVersion: number) => api<{ data: Workflow }>('DELETE', url(`/nodes/${enc(nodeId)}`, `expectedVersion=${expectedVersion}`)).then((r) => r.data),
+    setEntry: (outcome: string, nodeId: string | null, expectedVersion: number) =>
+      api<{ data: Workflow }>('PUT', url(`/outcomes/${enc(outcome)}/entry`), { nodeId, expectedVersion }).then((r) => r.data),
+    digest: () => apiText('GET', url('/digest')),
+    versions: () => api<{ data: VersionSummary[] }>('GET', url('/versions')).then((r) => r.data),
+    version: (n: number) => api<{ data: Workflow }>('GET', url(`/versions/${n}`)).then((r) => r.data),
+    // Execution history is per agent; the caller filters by campaign.
+    executions: () => api<{ data: Execution[] }>('GET', `${base}/executions?limit=50`).then((r) => r.data),
+    execution: (id: string) => api<{ data: Execution }>('GET', `${base}/executions/${enc(id)}`).then((r) => r.data),
+  };
+}
+export type WorkflowApi = ReturnType<typeof workflowApi>;

@@ -1,0 +1,114 @@
+/**
+ * Response shapes the editor reads. Workflow shapes come from schemas/ (the single source of
+ * truth); the rest are the few fields the editor uses of larger resources.
+ */
+import type { Disposition, Warning as WarningShape, WorkflowEdge, WorkflowNode } from '../../../schemas/workflow';
+
+export type { Disposition };
+export type Warning = WarningShape;
+export type ApiNode = WorkflowNode;
+export type ApiEdge = WorkflowEdge;
+
+/** A stored workflow as GET/PUT/PATCH/DELETE answer it (`warnings` on reads and writes). */
+export interface Workflow {
+  agentId: string;
+  campaignId: string;
+  locationId: string;
+  version: number;
+  nodes: ApiNode[];
+  edges: ApiEdge[];
+  dispositionEntries: Partial<Record<string, string>>;
+  updatedAt: string;
+  warnings?: Warning[];
+}
+
+export interface Project {
+  id: string;
+  locationId: string;
+  businessName?: string | null;
+  agencyName?: string | null;
+  status: string;
+  campaigns?: Campaign[];
+}
+
+export interface Campaign {
+  id: string;
+  name: string;
+  agentId: string;
+  active: boolean;
+  fromNumbers: string[];
+  config: { calendarId?: string; [k: string]: unknown };
+}
+
+export interface PostCallField {
+  name: string;
+  type: string;
+  description?: string;
+  platformManaged?: boolean;
+}
+
+export interface Agent {
+  id: string;
+  name: string;
+  agentType: string;
+  locationId: string;
+  projectId: string;
+  campaignId: string | null;
+  capabilities: string[];
+  /** outcomes a call with this agent can end in, canonical order */
+  outcomes: Disposition[];
+  postCallFields: PostCallField[];
+}
+
+export interface VersionSummary {
+  version: number;
+  createdAt: string;
+  keyId: string | null;
+  summary: string;
+}
+
+export type StepStatus = 'running' | 'succeeded' | 'failed' | 'skipped' | 'evaluated';
+
+export interface ExecutionStep {
+  seq: number;
+  nodeId: string;
+  nodeType: string;
+  status: StepStatus;
+  attempts: number;
+  input?: unknown;
+  output?: unknown;
+  error?: string | null;
+  startedAt: string;
+  finishedAt?: string | null;
+}
+
+export interface Execution {
+  id: string;
+  workflowId: string;
+  campaignId: string;
+  agentId: string;
+  callId: string;
+  outcome: string;
+  graphVersion: number;
+  status: 'running' | 'succeeded' | 'failed';
+  error?: string | null;
+  startedAt: string;
+  finishedAt?: string | null;
+  steps: ExecutionStep[];
+}
+
+export interface CustomValue {
+  id: string;
+  name: string;
+  fieldKey: string;
+  placeholder: string;
+  value: string;
+}
+
+export interface CustomField {
+  id: string;
+  name: string;
+  fieldKey: string;
+  placeholder: string;
+  dataType: string;
+}

@@ -1,0 +1,85 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import type { PostCallActivities } from '../activities/post-call.js';
+import { evaluateIf, selectSwitchCase } from '../graph/conditions.js';
+import { entryOf, successor } from '../graph/walk.js';
+import type { GraphNode } from '../graph/types.js';
+import { ACTION_TYPES, type ActionType, type PostCallInput, type PostCallResult, type RunContext } from './post-call-types.js';
+
+const actions = proxyActivities<PostCallActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: 10,
+    nonRetryableErrorTypes: ['PermanentActionError'],
+  },
+});
+
+// Recording is cheap, local and idempotent: a local activity avoids a task-queue round trip per step.
+const log = proxyLocalActivities<PostCallActivities>({ startToCloseTimeout: '10 seconds' });
+
+const activityOf: Record<ActionType, keyof PostCallActivities> = {
+  'add-tag': 'addTag',
+  'remove-tag': 'removeTag',
+  'set-field': 'setField',
+  'move-stage': 'moveStage',
+  'add-note': 'addNote',
+  'send-sms': 'sendSms',
+  'send-email': 'sendEmail',
+  'book-appointment': 'bookAppointment',
+};
+
+const isAction = (t: string): t is ActionType => (ACTION_TYPES as readonly string[]).includes(t);
+const isDraft = (n: GraphNode) => !n.config || Object.keys(n.config).length === 0;
+
+/**
+ * Walks the chain of the call's outcome on the pinned graph: branches are evaluated here, with the
+ * same pure evaluator the digest uses; every action is one activity; every step is recorded.
+ */
+export async function postCallWorkflow(input: PostCallInput): Promise<PostCallResult> {
+  const { workflowId } = workflowInfo();
+  const ctx: RunContext = { call: { ...input.call, fields: input.call.fields }, contact: input.contact };
+  const byId = new Map(input.graph.nodes.map((n) => [n.id, n]));
+  let nodeId: string | undefined = input.startNodeId ?? entryOf(input.graph, input.outcome) ?? undefined;
+  let seq = 0;
+  const visited = new Set<string>();
+
+  while (nodeId && !visited.has(nodeId)) {
+    visited.add(nodeId);
+    const node = byId.get(nodeId);
+    if (!node) break;
+    seq += 1;
+    const step = { executionId: input.executionId, seq, nodeId: node.id, nodeType: node.type, attempt: 1 };
+    if (node.type === 'if' || node.type === 'switch') {
+      const handle = node.type === 'if' ? String(evaluateIf(node.config as never, ctx)) : selectSwitchCase(node.config as never, ctx);
+      await log.recordStep({ ...step, status: 'evaluated', input: node.config, output: { handle } });
+      nodeId = successor(input.graph, node.id, handle) ?? undefined;
+      continue;
+    }
+    if (isDraft(node) || !isAction(node.type)) {
+      await log.recordStep({ ...step, status: 'skipped', output: { reason: isDraft(node) ? 'draft: empty config' : `unknown type ${node.type}` } });
+      nodeId = successor(input.graph, node.id) ?? undefined;
+      continue;
+    }
+    try {
+      await actions[activityOf[node.type]]({
+        agencyId: input.agencyId,
+        locationId: input.locationId,
+        executionId: input.executionId,
+        workflowId,
+        seq,
+        node: { id: node.id, type: node.type, config: node.config as Record<string, unknown> },
+        call: input.call,
+        campaign: input.campaign,
+      } as never);
+    } catch (err) {
+      const cause = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause.message : (err as Error).message;
+      await log.finishExecution({ executionId: input.executionId, status: 'failed', error: `${node.id} (${node.type}): ${cause}` });
+      return { status: 'failed', steps: seq, failedNodeId: node.id };
+    }
+    nodeId = successor(input.graph, node.id) ?? undefined;
+  }
+  await log.finishExecution({ executionId: input.executionId, status: 'succeeded' });
+  return { status: 'succeeded', steps: seq };
+}

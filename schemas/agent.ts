@@ -1,0 +1,76 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { DateTime, Id } from './common.js';
+
+/** Spec 2.11: the Agents module's campaign types and installable capabilities. */
+export const AGENT_TYPES = ['outreach', 'inbound', 'appointment'] as const;
+export const CAPABILITIES = ['appointment_booking', 'live_transfer', 'add_tag'] as const;
+
+export const PostCallField = {
+  type: 'object',
+  required: ['name', 'type'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    type: { enum: ['text', 'number', 'boolean', 'datetime', 'enum'] },
+    description: { type: 'string' },
+    /** platform-managed fields are kept on every update (spec 2.11) */
+    platformManaged: { type: 'boolean' },
+  },
+} as const;
+
+export const Agent = {
+  type: 'object',
+  required: ['id', 'name', 'agentType', 'locationId', 'projectId', 'campaignId', 'capabilities', 'postCallFields', 'createdAt', 'updatedAt'],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    agentType: { enum: AGENT_TYPES },
+    locationId: { type: 'string' },
+    projectId: { type: 'string' },
+    /** the agent's primary campaign */
+    campaignId: { type: ['string', 'null'] },
+    capabilities: { type: 'array', items: { enum: CAPABILITIES } },
+    /** outcomes a call with this agent can end in (spec 2.11 gating) */
+    outcomes: { type: 'array', items: { type: 'string' } },
+    postCallFields: { type: 'array', items: PostCallField },
+    voice: { type: 'string' },
+    prompt: { type: 'string' },
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+} as const;
+export type Agent = FromSchema<typeof Agent>;
+
+// `agentType` is checked by the route so the 400 can list the valid types (spec 7).
+export const CreateAgentBody = {
+  type: 'object',
+  required: ['name', 'agentType', 'locationId'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    agentType: { type: 'string' },
+    locationId: Id,
+    capabilityIds: { type: 'array', items: { enum: CAPABILITIES }, uniqueItems: true },
+    postCallFields: { type: 'array', items: PostCallField, maxItems: 100 },
+    voice: { type: 'string' },
+    prompt: { type: 'string', maxLength: 100000 },
+  },
+} as const;
+export type CreateAgentBody = FromSchema<typeof CreateAgentBody>;
+
+export const PatchAgentBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: CreateAgentBody.properties.name,
+    capabilityIds: CreateAgentBody.properties.capabilityIds,
+    postCallFields: CreateAgentBody.properties.postCallFields,
+    voice: { type: 'string' },
+    prompt: CreateAgentBody.properties.prompt,
+  },
+} as const;
+export type PatchAgentBody = FromSchema<typeof PatchAgentBody>;
+
+export const ListAgentsQuery = {
+  type: 'object',
+  properties: { agentType: { type: 'string' }, locationId: { type: 'string' } },
+} as const;

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Koa, { type Middleware } from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import serve from 'koa-static';
+import mount from 'koa-mount';
+import { authenticate } from './http/auth.js';
+import { errorEnvelope } from './http/error-envelope.js';
+import { idempotencyGuard } from './http/idempotency.js';
+import { rateLimit } from './http/rate-limit.js';
+import { mountRoutes, type RouteDef } from './http/route.js';
+import type { Services } from './services.js';
+import { projectRoutes } from './routes/projects.js';
+import { agentRoutes } from './routes/agents.js';
+import { campaignRoutes } from './routes/campaigns.js';
+import { workflowRoutes } from './routes/workflows.js';
+import { eventRoutes } from './routes/events.js';
+import { systemRoutes } from './routes/system.js';
+import { phoneNumberRoutes } from './routes/phone-numbers.js';
+import { crmRoutes } from './routes/crm.js';
+import { callHistoryRoutes } from './routes/call-history.js';
+import { powerDialerRoutes } from './routes/power-dialer.js';
+import { contactEventRoutes } from './routes/contact-events.js';
+
+export const EDITOR_DIST = path.resolve(import.meta.dirname, '../editor/dist');
+
+/** Every API operation, in registration order (fixed paths before parameterised ones). */
+export function allRoutes(s: Services): RouteDef[] {
+  const routes: RouteDef[] = [];
+  routes.push(
+    ...systemRoutes(s, () => routes),
+    ...projectRoutes(s),
+    ...agentRoutes(s),
+    ...campaignRoutes(s),
+    ...phoneNumberRoutes(s),
+    ...crmRoutes(s),
+    ...callHistoryRoutes(s),
+    ...powerDialerRoutes(s),
+    ...workflowRoutes(s),
+    ...eventRoutes(s),
+    ...contactEventRoutes(s),
+  );
+  return routes;
+}
+
+/** Request id first, and one log line per request: method, path, status, time. Never headers or bodies. */
+function requestLog(s: Services): Middleware {
+  return async function requestLogMiddleware(ctx, next) {
+    const id = /^[\w.-]{1,64}$/.test(ctx.get('x-request-id')) ? ctx.get('x-request-id') : randomUUID();
+    ctx.state.requestId = id;
+    ctx.set('X-Request-Id', id);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      if (ctx.path.startsWith('/api')) {
+        s.logger.info(
+          { reqId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started), key: ctx.state.caller?.keyId },
+          'request',
+        );
+      }
+    }
+  };
+}
+
+function editor(): Middleware {
+  const index = path.join(EDITOR_DIST, 'index.html');
+  const assets = serve(EDITOR_DIST, { index: false, maxage: 3600_000, immutable: false });
+  return async function editorMiddleware(ctx, next) {
+    if (ctx.path === '/' ) return ctx.redirect('/editor/');
+    if (ctx.path !== '/editor' && !ctx.path.startsWith('/editor/')) return next();
+    if (!fs.existsSync(index)) {
+      ctx.status = 503;
+      ctx.type = 'text/plain';
+      ctx.body = 'The editor is not built: run `npm run build:editor`.';
+      return;
+    }
+    // The editor is a single-page app: assets by path, every other /editor/... URL gets index.html.
+    const rel = ctx.path.replace(/^\/editor/, '') || '/';
+    if (rel.startsWith('/assets/')) return mount('/editor', assets)(ctx, next);
+    ctx.type = 'text/html';
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = fs.createReadStream(index);
+  };
+}
+
+export function createApp(s: Services): Koa {
+  const app = new Koa({ proxy: false });
+  const router = new Router();
+  mountRoutes(router, allRoutes(s), idempotencyGuard(s.repos.idempotency));
+
+  app.use(requestLog(s));
+  app.use(errorEnvelope());
+  app.use(authenticate(s.repos.apiKeys));
+  app.use(rateLimit({ points: s.config.rateLimitPoints, windowSeconds: s.config.rateLimitWindowSeconds }));
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: '1mb',
+      encoding: 'utf-8',
+      // ctx.request.rawBody keeps the exact bytes: call events are verified by an HMAC over them.
+      onError: (err) => {
+        throw err;
+      },
+    }),
+  );
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  app.use(editor());
+  app.on('error', (err, ctx) => {
+    s.logger.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, reqId: ctx?.state?.requestId }, 'unhandled error');
+  });
+  return app;
+}

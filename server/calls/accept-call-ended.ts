@@ -1,0 +1,106 @@
+import { normalizeOutcome, OUTCOMES } from '../../engine/graph/outcomes.js';
+import { postCallWorkflowId, type PostCallInput } from '../../engine/workflows/post-call-types.js';
+import { AppError } from '../http/errors.js';
+import type { Services } from '../services.js';
+import type { CallEndedEvent } from '../../schemas/call.js';
+import { newId } from '../store/ids.js';
+import { signalCallEnded } from '../power-dialer/dialer.js';
+
+export interface AcceptResult {
+  callId: string;
+  duplicate: boolean;
+  workflowId: string;
+}
+
+/**
+ * `call.ended`: store the call record and the execution row in one transaction (the event is
+ * durable before it is acknowledged), then start `post-call:<callId>` with the graph pinned at the
+ * version current now. A duplicate event stores nothing new and only makes sure the run exists,
+ * from the version pinned by the first delivery, so a start that failed earlier is completed.
+ */
+export async function acceptCallEnded(s: Services, agencyId: string, event: CallEndedEvent, signature: string): Promise<AcceptResult> {
+  const c = event.call;
+  const workflowId = postCallWorkflowId(c.callId);
+  const campaign = s.repos.campaigns.get(agencyId, c.campaignId);
+  if (!campaign) throw new AppError('VALIDATION', `call.campaignId ${c.campaignId} is not a campaign of this agency`);
+  const project = s.repos.projects.get(agencyId, campaign.projectId);
+  const agent = s.repos.agents.get(agencyId, campaign.agentId);
+  if (!project || !agent) throw new AppError('VALIDATION', `campaign ${c.campaignId} has no live project or agent`);
+  const outcome = normalizeOutcome(c.disposition);
+  if (!outcome) throw new AppError('VALIDATION', `call.disposition "${c.disposition}" is not a known outcome`);
+
+  const stored = s.repos.calls.transaction(() => {
+    const fresh = s.repos.calls.recordEvent(agencyId, c.callId, 'call.ended', signature);
+    if (!fresh) return { duplicate: true as const };
+    const contact =
+      (c.contactId && s.repos.crm.getContact(agencyId, project.locationId, c.contactId)) ||
+      s.repos.crm.findByPhone(agencyId, project.locationId, c.phoneNumber) ||
+      s.repos.crm.createContact(agencyId, { locationId: project.locationId, phone: c.phoneNumber, fullName: c.leadName ?? '', ...(c.contactId && { id: c.contactId }) });
+    const meta = OUTCOMES[outcome];
+    const dateTime = new Date(c.dateTime).toISOString();
+    const record = s.repos.calls.insert(agencyId, project.id, agent.id, {
+      callId: c.callId,
+      date: dateTime.slice(0, 10),
+      dateTime,
+      leadName: c.leadName ?? contact.fullName ?? '',
+      phoneNumber: c.phoneNumber,
+      direction: c.direction ?? 'outbound',
+      status: c.status ?? 'ended',
+      duration: c.duration ?? 0,
+      agent: agent.name,
+      callSummary: c.callSummary ?? '',
+      projectName: project.businessName ?? project.locationId,
+      ...(c.recordingUrl !== undefined && { recordingUrl: c.recordingUrl }),
+      cost: c.cost ?? 0,
+      agentType: campaign.agentType ?? agent.agentType,
+      campaignId: campaign.id,
+      campaignName: campaign.name,
+      disposition: { type: meta.type, label: meta.label, color: meta.color },
+      transcript: c.transcript ?? '',
+      fields: (c.fields ?? []).map((f) => ({ key: f.key, value: f.value })),
+      transcriptSource: c.transcriptSource ?? 'live',
+      contactId: contact.id,
+    });
+    const workflow = s.repos.workflows.get(agencyId, campaign.id);
+    const executionId = newId('exe');
+    s.repos.executions.create({ id: executionId, agencyId, workflowId, campaignId: campaign.id, agentId: agent.id, callId: c.callId, outcome, graphVersion: workflow.version });
+    const input: PostCallInput = {
+      agencyId,
+      locationId: project.locationId,
+      executionId,
+      campaignId: campaign.id,
+      outcome,
+      graphVersion: workflow.version,
+      graph: workflow.graph,
+      call: {
+        callId: c.callId,
+        contactId: contact.id,
+        phoneNumber: c.phoneNumber,
+        leadName: record.leadName,
+        duration: record.duration,
+        disposition: outcome,
+        callSummary: record.callSummary,
+        transcript: record.transcript,
+        fields: Object.fromEntries(record.fields.map((f) => [f.key, f.value])),
+        dateTime,
+      },
+      campaign: { callerId: campaign.fromNumbers[0] ?? null, calendarId: (campaign.config.calendarId as string | undefined) ?? null },
+      contact: { ...contact.fields, ...contact, tags: contact.tags },
+    };
+    s.repos.runInputs.put(agencyId, workflowId, input);
+    return { duplicate: false as const, input };
+  });
+
+  const input = stored.duplicate ? s.repos.runInputs.get(agencyId, workflowId) : stored.input;
+  if (!input) throw new AppError('CONFLICT', `call ${c.callId} was already received with another outcome`);
+  if (!s.temporal) throw new AppError('UNAVAILABLE', 'the workflow engine is not connected; the call is stored, retry the event');
+  // A power-dialer call: its lead's cadence moves on by the outcome (every delivery signals; the workflow takes the first).
+  if (c.leadId) await signalCallEnded(s, agencyId, c.leadId, { callId: c.callId, outcome, callerPreference: c.callerPreference ?? null, fields: Object.fromEntries((c.fields ?? []).map((f) => [f.key, f.value])) });
+  try {
+    await s.temporal.startPostCall(c.callId, input);
+  } catch (err) {
+    s.logger.error({ err, callId: c.callId }, 'starting the post-call workflow failed');
+    throw new AppError('UNAVAILABLE', 'the call is stored but its post-call run could not be started yet; retry the event', { headers: { 'Retry-After': '5' } });
+  }
+  return { callId: c.callId, duplicate: stored.duplicate, workflowId };
+}

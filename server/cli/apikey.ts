@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { openDb } from '../store/db.js';
+import { agenciesRepo } from '../store/agencies.js';
+import { apiKeysRepo, SCOPES, type Role, type Scope } from '../store/api-keys.js';
+
+const usage = `usage:
+  npm run apikey -- create --agency <id> --role agency_admin|project_user --scopes <a,b,...|all> [--projects <id,...>] [--name <text>]
+  npm run apikey -- list --agency <id>
+  npm run apikey -- revoke --agency <id> --id <keyId>
+
+scopes: ${SCOPES.join(', ')}`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${usage}\n`);
+  process.exit(2);
+}
+
+function main() {
+  const [command, ...rest] = process.argv.slice(2);
+  const { values } = parseArgs({
+    args: rest,
+    options: { agency: { type: 'string' }, role: { type: 'string' }, scopes: { type: 'string' }, projects: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' } },
+  });
+  if (!values.agency) fail('--agency is required');
+  const config = loadConfig();
+  const db = openDb(path.join(config.dataDir, 'app.db'));
+  const keys = apiKeysRepo(db);
+  switch (command) {
+    case 'create': {
+      const role = values.role as Role;
+      if (role !== 'agency_admin' && role !== 'project_user') fail('--role must be agency_admin or project_user');
+      if (!values.scopes) fail('--scopes is required');
+      const scopes = values.scopes === 'all' ? [...SCOPES] : values.scopes.split(',').map((x) => x.trim()).filter(Boolean);
+      const unknown = scopes.filter((x) => !(SCOPES as readonly string[]).includes(x));
+      if (unknown.length) fail(`unknown scope(s): ${unknown.join(', ')}`);
+      const projectIds = values.projects ? values.projects.split(',').map((x) => x.trim()).filter(Boolean) : [];
+      if (role === 'project_user' && projectIds.length === 0) fail('a project_user key needs --projects');
+      agenciesRepo(db).ensure(values.agency, values.agency, config.defaultPlanLimit);
+      const { key, secret } = keys.create({ agencyId: values.agency, name: values.name ?? `${role} key`, role, scopes: scopes as Scope[], projectIds });
+      process.stderr.write(`created ${key.id} (${key.role}; scopes: ${key.scopes.join(', ')}). The key is shown once:\n`);
+      process.stdout.write(`${secret}\n`);
+      break;
+    }
+    case 'list':
+      for (const k of keys.list(values.agency)) {
+        process.stdout.write(`${k.id}\t${k.prefix}…\t${k.role}\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}\t${k.scopes.join(',')}\t${k.projectIds.join(',')}\t${k.name}\n`);
+      }
+      break;
+    case 'revoke':
+      if (!values.id) fail('--id is required');
+      if (!keys.revoke(values.agency, values.id)) fail(`no active key ${values.id} in agency ${values.agency}`);
+      process.stdout.write(`revoked ${values.id}\n`);
+      break;
+    default:
+      fail(`unknown command ${command ?? '(none)'}`);
+  }
+  db.close();
+}
+
+main();

@@ -1,0 +1,60 @@
+import path from 'node:path';
+
+/** Every setting comes from the environment, with a default that runs the product on one machine. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** host:port of an external Temporal frontend; unset means: start the embedded dev server. */
+  temporalAddress: string | undefined;
+  temporalNamespace: string;
+  temporalCli: string | undefined;
+  taskQueue: string;
+  logLevel: string;
+  /** requests per window per API key */
+  rateLimitPoints: number;
+  rateLimitWindowSeconds: number;
+  /** live projects an agency may have unless its own row says otherwise */
+  defaultPlanLimit: number;
+  /** max accepted age of a signed call event */
+  eventToleranceSeconds: number;
+  /** seconds a sandbox call lasts before the voice platform reports its end */
+  sandboxCallSeconds: number;
+  /** outcomes the sandbox voice platform reports, in turn per lead (SANDBOX_OUTCOMES=VOICEMAIL,SUCCESS) */
+  sandboxOutcomes: string[];
+  /** a dialled call whose end is not reported within this long counts as unanswered */
+  dialerCallTimeoutSeconds: number;
+  /** divides cadence delays: 60 makes a cadence minute last a second (demos only; 1 in production) */
+  cadenceTimeScale: number;
+  seedDemo: boolean;
+}
+
+function int(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: int('PORT', 3000),
+    host: env.HOST || '127.0.0.1',
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalCli: env.TEMPORAL_CLI || undefined,
+    taskQueue: env.TEMPORAL_TASK_QUEUE || 'voice-campaigns',
+    logLevel: env.LOG_LEVEL || 'info',
+    rateLimitPoints: int('RATE_LIMIT_POINTS', 600),
+    rateLimitWindowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60),
+    defaultPlanLimit: int('PLAN_LIMIT_DEFAULT', 3),
+    eventToleranceSeconds: int('EVENT_TOLERANCE_SECONDS', 300),
+    sandboxCallSeconds: int('SANDBOX_CALL_SECONDS', 5),
+    sandboxOutcomes: (env.SANDBOX_OUTCOMES || 'VOICEMAIL,SUCCESS').split(',').map((o) => o.trim()).filter(Boolean),
+    dialerCallTimeoutSeconds: int('DIALER_CALL_TIMEOUT_SECONDS', 1800),
+    cadenceTimeScale: Math.max(1, int('CADENCE_TIME_SCALE', 1)),
+    seedDemo: env.SEED_DEMO !== 'false',
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * One error type for everything the API refuses. The code decides the status through an
+ * exhaustive table, so a new code cannot silently become a 400 or a 500.
+ */
+export type ErrorCode =
+  | 'VALIDATION'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'TOO_MANY_REQUESTS'
+  | 'INTERNAL'
+  | 'UNAVAILABLE';
+
+export const statusOf: Record<ErrorCode, number> = {
+  VALIDATION: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+};
+
+/** The `error` string of spec section 7 for each code. */
+export const errorNameOf: Record<ErrorCode, string> = {
+  VALIDATION: 'VALIDATION',
+  UNAUTHORIZED: 'Unauthorized',
+  FORBIDDEN: 'Forbidden',
+  NOT_FOUND: 'NotFound',
+  CONFLICT: 'CONFLICT',
+  PAYLOAD_TOO_LARGE: 'PayloadTooLarge',
+  UNSUPPORTED_MEDIA_TYPE: 'UnsupportedMediaType',
+  TOO_MANY_REQUESTS: 'TooManyRequests',
+  INTERNAL: 'InternalError',
+  UNAVAILABLE: 'ServiceUnavailable',
+};
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  /** the optional machine code of spec 7, e.g. SubAccountCapReached */
+  readonly detailCode: string | undefined;
+  readonly headers: Record<string, string>;
+  readonly expose: boolean;
+
+  constructor(code: ErrorCode, message: string, opts: { detailCode?: string; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.detailCode = opts.detailCode;
+    this.headers = opts.headers ?? {};
+    this.expose = code !== 'INTERNAL';
+  }
+
+  get status(): number {
+    return statusOf[this.code];
+  }
+}
+
+export const validation = (message: string) => new AppError('VALIDATION', message);
+export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+export const conflict = (message: string, detailCode?: string) =>
+  new AppError('CONFLICT', message, detailCode ? { detailCode } : {});

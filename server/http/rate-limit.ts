@@ -1,0 +1,42 @@
+import type { Middleware } from 'koa';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { AppError } from './errors.js';
+import type { Caller } from './request-context.js';
+
+export interface RateLimitOptions {
+  points: number;
+  windowSeconds: number;
+}
+
+/**
+ * Per API key (per client address for the unauthenticated paths), fixed window, in process
+ * memory: one API server per SQLite file is the deployment model, so one memory is the truth.
+ * Headers follow the IETF RateLimit fields draft, so clients can pace themselves before a 429.
+ */
+export function rateLimit(opts: RateLimitOptions): Middleware {
+  const limiter = new RateLimiterMemory({ points: opts.points, duration: opts.windowSeconds });
+  const policy = `"default";q=${opts.points};w=${opts.windowSeconds}`;
+  return async function rateLimitMiddleware(ctx, next) {
+    // Call events come from the voice platform and must never be shed here: losing one loses a call.
+    if (!ctx.path.startsWith('/api') || ctx.path.startsWith('/api/events/')) return next();
+    const caller = ctx.state.caller as Caller | undefined;
+    const subject = caller ? `key:${caller.keyId}` : `ip:${ctx.ip}`;
+    let res: RateLimiterRes;
+    try {
+      res = await limiter.consume(subject);
+    } catch (rejected) {
+      if (!(rejected instanceof RateLimiterRes)) throw rejected;
+      const retryAfter = Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
+      throw new AppError('TOO_MANY_REQUESTS', `rate limit of ${opts.points} requests per ${opts.windowSeconds}s exceeded; retry after ${retryAfter}s`, {
+        headers: {
+          'Retry-After': String(retryAfter),
+          'RateLimit-Policy': policy,
+          RateLimit: `"default";r=0;t=${retryAfter}`,
+        },
+      });
+    }
+    ctx.set('RateLimit-Policy', policy);
+    ctx.set('RateLimit', `"default";r=${res.remainingPoints};t=${Math.ceil(res.msBeforeNext / 1000)}`);
+    return next();
+  };
+}

@@ -1,0 +1,131 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { Role, Scope } from '../store/api-keys.js';
+import { AppError } from './errors.js';
+import type { Caller } from './request-context.js';
+import { validate } from './validation.js';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Infer<S> = S extends JSONSchema ? (S extends true ? unknown : FromSchema<S>) : undefined;
+
+export type Access = { scope: Scope; roles: readonly Role[] } | 'public' | 'signature';
+
+export interface Response {
+  description: string;
+  schema?: object;
+  contentType?: string;
+}
+
+export interface Deprecation {
+  since: string;
+  sunset: string;
+  successor: (ctx: Context) => string;
+}
+
+export interface RouteContext<P, Q, B> {
+  ctx: Context;
+  params: P;
+  query: Q;
+  body: B;
+  /** present on every route whose access is not 'public' / 'signature' */
+  caller: Caller;
+}
+
+/**
+ * One declaration per operation: its access rule, the schemas of what it accepts and returns, and a
+ * thin handler. The same declaration drives authorisation, validation, idempotency and the OpenAPI
+ * document, so none of them can drift from the others.
+ */
+interface TypedRoute<P extends JSONSchema | undefined, Q extends JSONSchema | undefined, B extends JSONSchema | undefined> {
+  method: Method;
+  /** koa-router path, e.g. /api/v2/projects/:id */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  responses: Record<number, Response>;
+  /** create-style: an Idempotency-Key header replays the stored response */
+  idempotent?: boolean;
+  /** a deprecated route answers with Deprecation/Sunset/Link pointing at this successor */
+  deprecated?: Deprecation;
+  /** `raw` keeps the handler's body as is (plain text, HTML) */
+  handler(input: RouteContext<Infer<P>, Infer<Q>, Infer<B>>): unknown | Promise<unknown>;
+}
+
+/** A declared route with its types erased, as the router and the OpenAPI builder see it. */
+export type RouteDef = Omit<TypedRoute<undefined, undefined, undefined>, 'params' | 'query' | 'body' | 'handler'> & {
+  params?: object;
+  query?: object;
+  body?: object;
+  handler(input: RouteContext<any, any, any>): unknown | Promise<unknown>;
+};
+
+export function defineRoute<
+  const P extends JSONSchema | undefined = undefined,
+  const Q extends JSONSchema | undefined = undefined,
+  const B extends JSONSchema | undefined = undefined,
+>(def: TypedRoute<P, Q, B>): RouteDef {
+  // Erased once here, so comparing route types never makes the compiler expand FromSchema<any>.
+  return def as unknown as RouteDef;
+}
+
+/** Standard 4xx/5xx list per access type, so each route lists only what is particular to it. */
+export function authorize(access: Access, caller: Caller | undefined): Caller {
+  if (access === 'public' || access === 'signature') return caller as Caller;
+  if (!caller) throw new AppError('UNAUTHORIZED', 'missing API key');
+  if (!access.roles.includes(caller.role)) {
+    throw new AppError('FORBIDDEN', `this operation needs the role ${access.roles.join(' or ')}; the key has ${caller.role}`);
+  }
+  if (!caller.scopes.has(access.scope)) {
+    throw new AppError('FORBIDDEN', `this API key lacks the scope ${access.scope}`);
+  }
+  return caller;
+}
+
+export type IdempotencyGuard = (ctx: Context, run: () => Promise<void>) => Promise<void>;
+
+export function mountRoutes(router: Router, routes: readonly RouteDef[], idempotency: IdempotencyGuard): void {
+  for (const def of routes) {
+    router[def.method](def.operationId, def.path, async (ctx: Context) => {
+      const caller = authorize(def.access, ctx.state.caller as Caller | undefined);
+      const params = { ...ctx.params };
+      const query = { ...(ctx.query as Record<string, unknown>) };
+      if (def.params) validate('params', def.params, params);
+      if (def.query) validate('query', def.query, query);
+      let body: unknown = (ctx.request as { body?: unknown }).body;
+      if (def.body) {
+        const sentBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+        if (sentBody && !ctx.is('application/json')) {
+          throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
+        }
+        if (body === undefined || (!sentBody && typeof body === 'object' && body && Object.keys(body).length === 0)) body = {};
+        validate('body', def.body, body);
+      }
+      const run = async () => {
+        const result = await def.handler({ ctx, params, query, body, caller } as never);
+        if (result !== undefined) ctx.body = result;
+        if (!ctx.status || ctx.status === 404) ctx.status = 200;
+      };
+      try {
+        if (def.idempotent) await idempotency(ctx, run);
+        else await run();
+      } finally {
+        // After the handler: the successor link may name what the handler resolved.
+        if (def.deprecated) setDeprecation(ctx, def.deprecated);
+      }
+    });
+  }
+}
+
+function setDeprecation(ctx: Context, dep: Deprecation): void {
+  // RFC 9745: Deprecation is a structured-field date, "@" + epoch seconds. RFC 8594: Sunset is an HTTP date.
+  ctx.set('Deprecation', `@${Math.floor(Date.parse(dep.since) / 1000)}`);
+  ctx.set('Sunset', new Date(dep.sunset).toUTCString());
+  const successor = dep.successor(ctx);
+  ctx.set('Link', `<${successor}>; rel="successor-version", </docs/deprecations#project-scoped-workflow-routes>; rel="deprecation"`);
+}

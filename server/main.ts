@@ -1,0 +1,113 @@
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { openDb } from './store/db.js';
+import { createEmbeddedPorts, createNumberInventory, createRepos, type Services } from './services.js';
+import { createApp } from './app.js';
+import { connectTemporal } from './temporal/client.js';
+import { startDevServer, type DevServer } from './temporal/launcher.js';
+import { createWorker } from './temporal/worker.js';
+import { seedDemo } from './seed.js';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { createLeadCadenceActivities } from '../engine/activities/lead-cadence.js';
+import { sandboxVoice } from './adapters/sandbox-voice.js';
+import { storeLeadQueue } from './adapters/lead-queue.js';
+
+type Role = 'all' | 'server' | 'worker';
+
+/**
+ * `npm start` runs every part in one process: store, embedded Temporal (unless TEMPORAL_ADDRESS
+ * names a cluster), a worker, the API and the editor. `--role=server` / `--role=worker` run one
+ * part, for scaling out against a shared Temporal cluster.
+ */
+async function main() {
+  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN') });
+  const role = (process.argv.find((a) => a.startsWith('--role='))?.slice(7) ?? 'all') as Role;
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const db = openDb(path.join(config.dataDir, 'app.db'));
+  const repos = createRepos(db);
+  const ports = createEmbeddedPorts(db, repos);
+  const stops: (() => Promise<void>)[] = [];
+
+  if (role !== 'worker' && config.seedDemo) {
+    const seeded = seedDemo({ db, repos, planLimit: config.defaultPlanLimit });
+    if (seeded) {
+      process.stdout.write(
+        `\nDemo agency "demo" created. Its admin API key (shown once, stored only hashed):\n\n  ${seeded.adminKey}\n\n` +
+          `Open http://${config.host}:${config.port}/editor/ and paste it to sign in.\n\n`,
+      );
+    }
+  }
+
+  let address = config.temporalAddress;
+  let dev: DevServer | undefined;
+  if (!address) {
+    logger.info('starting the embedded Temporal dev server');
+    dev = await startDevServer({
+      dbFile: path.join(config.dataDir, 'temporal.db'),
+      port: Number(process.env.TEMPORAL_DEV_PORT || 7233),
+      uiPort: Number(process.env.TEMPORAL_UI_PORT || 8233),
+    });
+    address = dev.address;
+    logger.info({ address, ui: dev.uiUrl }, 'embedded Temporal is up');
+    stops.push(() => dev!.stop());
+  }
+
+  const temporal = await connectTemporal(address, config.temporalNamespace, config.taskQueue);
+  stops.unshift(() => temporal.close());
+
+  if (role !== 'server') {
+    // The sandbox voice platform reports each call's end to the API's events endpoint, signed.
+    const voice = sandboxVoice({
+      baseUrl: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`,
+      secretOf: (agencyId) => repos.agencies.get(agencyId)?.signingSecret,
+      callSeconds: config.sandboxCallSeconds,
+      outcomes: config.sandboxOutcomes,
+      logger,
+    });
+    const activities = createLeadCadenceActivities({ voice, leads: storeLeadQueue(repos.leads) });
+    const { worker, connection } = await createWorker({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, ports, activities });
+    const running = worker.run();
+    stops.unshift(async () => {
+      voice.close();
+      worker.shutdown();
+      await running;
+      await connection.close();
+    });
+    logger.info({ taskQueue: config.taskQueue }, 'worker running');
+  }
+
+  let server: Server | undefined;
+  if (role !== 'worker') {
+    const services: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger };
+    server = createApp(services).listen(config.port, config.host);
+    await new Promise<void>((r) => server!.once('listening', () => r()));
+    stops.unshift(() => new Promise<void>((r) => server!.close(() => r())));
+    process.stdout.write(`API on http://${config.host}:${config.port}/api  editor on http://${config.host}:${config.port}/editor/` + (dev?.uiUrl ? `  Temporal UI on ${dev.uiUrl}` : '') + '\n');
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    for (const stop of stops) {
+      try {
+        await stop();
+      } catch (err) {
+        logger.error({ err }, 'shutdown step failed');
+      }
+    }
+    db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`startup failed: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,155 @@
+import { AGENT_TYPE_CATALOG, SKILL_TYPES, legacyAgentType } from '../catalog.js';
+import { AppError, notFound } from '../http/errors.js';
+import { defineRoute, type RouteDef } from '../http/route.js';
+import type { Caller } from '../http/request-context.js';
+import { assertProjectAccess, canAccessProject } from '../http/request-context.js';
+import type { Services } from '../services.js';
+import type { AgentRecord, PostCallFieldRecord } from '../store/agents.js';
+import { AGENT_TYPES, Agent, CreateAgentBody, ListAgentsQuery, PatchAgentBody } from '../../schemas/agent.js';
+import { IdParams, ok } from '../../schemas/common.js';
+import { loadProject } from './projects.js';
+import { presentAgent } from './present.js';
+
+const admin = ['agency_admin'] as const;
+const anyRole = ['agency_admin', 'project_user'] as const;
+
+/** Fields the platform manages: every agent has them and an update never removes them (spec 2.11). */
+export const PLATFORM_FIELDS: PostCallFieldRecord[] = [
+  { name: 'call_outcome', type: 'enum', description: 'standard call outcome', platformManaged: true },
+  { name: 'call_summary', type: 'text', description: 'summary of the call', platformManaged: true },
+  { name: 'callback_time', type: 'datetime', description: 'time the contact asked to be called back', platformManaged: true },
+];
+
+export function assertAgentType(value: string): asserts value is (typeof AGENT_TYPES)[number] {
+  if (!(AGENT_TYPES as readonly string[]).includes(value)) {
+    throw new AppError('VALIDATION', `agentType "${value}" is not valid; valid types: ${AGENT_TYPES.join(', ')}`);
+  }
+}
+
+export function loadAgent(s: Services, caller: Caller, id: string): AgentRecord {
+  const agent = s.repos.agents.get(caller.agencyId, id);
+  if (!agent) throw notFound(`agent ${id} not found`);
+  assertProjectAccess(caller, agent.projectId);
+  return agent;
+}
+
+function mergePostCallFields(current: PostCallFieldRecord[], sent: PostCallFieldRecord[] | undefined): PostCallFieldRecord[] {
+  const managed = current.filter((f) => f.platformManaged);
+  if (!sent) return current;
+  const custom = sent.filter((f) => !managed.some((m) => m.name === f.name)).map((f) => ({ ...f, platformManaged: false }));
+  return [...managed, ...custom];
+}
+
+export function agentRoutes(s: Services): RouteDef[] {
+  const { agents, campaigns } = s.repos;
+  return [
+    defineRoute({
+      method: 'get', path: '/api/agent-builder/agent-types', operationId: 'listAgentTypes', tag: 'Agents',
+      summary: 'The agent types with their starting capability templates',
+      access: { scope: 'agents:read', roles: anyRole },
+      responses: { 200: { description: 'agent types', schema: ok({ type: 'array', items: { type: 'object', required: ['id', 'name'] } }) } },
+      handler: () => ({ success: true, data: AGENT_TYPE_CATALOG }),
+    }),
+    defineRoute({
+      method: 'post', path: '/api/agent-builder/agents', operationId: 'createAgent', tag: 'Agents',
+      summary: 'Create an agent (and its primary campaign) in a project',
+      access: { scope: 'agents:write', roles: admin },
+      body: CreateAgentBody, idempotent: true,
+      responses: { 200: { description: 'the agent', schema: ok(Agent) } },
+      handler: ({ caller, body }) => {
+        assertAgentType(body.agentType);
+        const project = loadProject(s, caller, body.locationId);
+        const capabilities = [...(body.capabilityIds ?? [])];
+        return s.db.transaction(() => {
+          const agent = agents.insert({
+            agencyId: caller.agencyId,
+            projectId: project.id,
+            locationId: project.locationId,
+            name: body.name,
+            agentType: body.agentType as AgentRecord['agentType'],
+            capabilities,
+            campaignId: null,
+            postCallFields: mergePostCallFields(PLATFORM_FIELDS, body.postCallFields ?? []),
+            ...(body.voice !== undefined && { voice: body.voice }),
+            ...(body.prompt !== undefined && { prompt: body.prompt }),
+          });
+          const campaign = campaigns.insert({
+            agencyId: caller.agencyId,
+            projectId: project.id,
+            agentId: agent.id,
+            name: `${body.name} campaign`,
+            activeTags: [],
+            inactiveTags: [],
+            // Spec 9: outbound types default to `pd`; an inbound receptionist has no dispatch mode.
+            dialing: body.agentType === 'inbound' ? null : 'pd',
+            agentType: legacyAgentType(body.agentType, capabilities),
+            fromNumbers: [],
+            active: false,
+            config: {},
+          });
+          return { success: true, data: presentAgent(agents.save({ ...agent, campaignId: campaign.id })) };
+        }).immediate();
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/agent-builder/agents', operationId: 'listAgents', tag: 'Agents',
+      summary: 'List agents, optionally of one agentType or project',
+      access: { scope: 'agents:read', roles: anyRole },
+      query: ListAgentsQuery,
+      responses: { 200: { description: 'agents', schema: ok({ type: 'array', items: Agent }) } },
+      handler: ({ caller, query }) => {
+        if (query.agentType !== undefined) assertAgentType(query.agentType);
+        const project = query.locationId ? loadProject(s, caller, query.locationId) : undefined;
+        return {
+          success: true,
+          data: agents
+            .list(caller.agencyId)
+            .filter((a) => canAccessProject(caller, a.projectId))
+            .filter((a) => !query.agentType || a.agentType === query.agentType)
+            .filter((a) => !project || a.projectId === project.id)
+            .map(presentAgent),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/agent-builder/agents/:id', operationId: 'getAgent', tag: 'Agents',
+      summary: 'Get an agent',
+      access: { scope: 'agents:read', roles: anyRole },
+      params: IdParams,
+      responses: { 200: { description: 'the agent', schema: ok(Agent) } },
+      handler: ({ caller, params }) => ({ success: true, data: presentAgent(loadAgent(s, caller, params.id)) }),
+    }),
+    defineRoute({
+      method: 'patch', path: '/api/agent-builder/agents/:id', operationId: 'updateAgent', tag: 'Agents',
+      summary: 'Update an agent; platform-managed post-call fields are always kept',
+      access: { scope: 'agents:write', roles: admin },
+      params: IdParams, body: PatchAgentBody,
+      responses: { 200: { description: 'the agent', schema: ok(Agent) } },
+      handler: ({ caller, params, body }) => {
+        return s.db.transaction(() => {
+          const agent = loadAgent(s, caller, params.id);
+          const next: AgentRecord = {
+            ...agent,
+            ...(body.name !== undefined && { name: body.name }),
+            ...(body.voice !== undefined && { voice: body.voice }),
+            ...(body.prompt !== undefined && { prompt: body.prompt }),
+            ...(body.capabilityIds !== undefined && { capabilities: [...body.capabilityIds] }),
+            postCallFields: mergePostCallFields(agent.postCallFields, body.postCallFields as PostCallFieldRecord[] | undefined),
+          };
+          return { success: true, data: presentAgent(agents.save(next)) };
+        }).immediate();
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/agent-builder/agents/:id/skills/library', operationId: 'getSkillsLibrary', tag: 'Agents',
+      summary: 'The skills that can be installed on the agent, and which are installed',
+      access: { scope: 'agents:read', roles: anyRole },
+      params: IdParams,
+      responses: { 200: { description: 'skills', schema: ok({ type: 'array', items: { type: 'object', required: ['id', 'name', 'installed'] } }) } },
+      handler: ({ caller, params }) => {
+        const agent = loadAgent(s, caller, params.id);
+        return { success: true, data: SKILL_TYPES.map((t) => ({ ...t, installed: agent.capabilities.includes(t.capabilityId) })) };
+      },
+    }),
+  ];
+}

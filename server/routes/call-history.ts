@@ -1,0 +1,105 @@
+import { AppError, notFound } from '../http/errors.js';
+import { defineRoute, type RouteDef } from '../http/route.js';
+import { canAccessProject } from '../http/request-context.js';
+import type { Services } from '../services.js';
+import type { StoredCall } from '../store/calls.js';
+import { CallRecord } from '../../schemas/call.js';
+import { Id, ok } from '../../schemas/common.js';
+import { normalizeOutcome, OUTCOMES } from '../../engine/graph/outcomes.js';
+
+const anyRole = ['agency_admin', 'project_user'] as const;
+const CallIdParams = { type: 'object', required: ['callId'], properties: { callId: Id } } as const;
+
+// `excludeReviewed` is text on purpose: spec 7 wants exactly "true" or "false", nothing coerced.
+const ListCallsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    excludeReviewed: { type: 'string' },
+    disposition: { type: 'string', minLength: 1 },
+    campaignId: Id,
+    from: { type: 'string', format: 'date-time' },
+    to: { type: 'string', format: 'date-time' },
+    cursor: { type: 'string', maxLength: 500 },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
+} as const;
+
+const present = (c: StoredCall) => ({ ...c.doc, reviewed: c.reviewed });
+
+export function callHistoryRoutes(s: Services): RouteDef[] {
+  const { calls } = s.repos;
+  const load = (agencyId: string, callId: string, caller: Parameters<typeof canAccessProject>[0]) => {
+    const call = calls.get(agencyId, callId);
+    // Spec 4.9: 404 both when absent and when the caller may not see its project.
+    if (!call || !canAccessProject(caller, call.projectId)) throw notFound(`call ${callId} not found`);
+    return call;
+  };
+  return [
+    defineRoute({
+      method: 'get', path: '/api/call-history/by-call-id/:callId', operationId: 'getCallByCallId', tag: 'Call history',
+      summary: 'One call by platform call id, with transcript and recorded fields',
+      access: { scope: 'calls:read', roles: anyRole }, params: CallIdParams,
+      responses: { 200: { description: 'the call', schema: ok(CallRecord) } },
+      handler: ({ caller, params }) => ({ success: true, data: present(load(caller.agencyId, params.callId, caller)) }),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/call-history', operationId: 'listCalls', tag: 'Call history',
+      summary: 'Calls, newest first, with filters and cursor pagination',
+      access: { scope: 'calls:read', roles: anyRole }, query: ListCallsQuery,
+      responses: {
+        200: {
+          description: 'a page of calls',
+          schema: ok({ type: 'object', required: ['calls', 'nextCursor'], properties: { calls: { type: 'array', items: CallRecord }, nextCursor: { type: ['string', 'null'] } } }),
+        },
+      },
+      handler: ({ caller, query }) => {
+        if (query.excludeReviewed !== undefined && query.excludeReviewed !== 'true' && query.excludeReviewed !== 'false') {
+          throw new AppError('VALIDATION', `query.excludeReviewed must be exactly "true" or "false", got "${query.excludeReviewed}"`);
+        }
+        let disposition: string | null = null;
+        if (query.disposition !== undefined) {
+          const outcome = normalizeOutcome(query.disposition);
+          if (!outcome) throw new AppError('VALIDATION', `query.disposition "${query.disposition}" is not a known outcome`);
+          disposition = OUTCOMES[outcome].type;
+        }
+        let cursorAt: string | null = null;
+        let cursorId: string | null = null;
+        if (query.cursor) {
+          const [at, id] = Buffer.from(query.cursor, 'base64url').toString().split('|');
+          if (!at || !id || Number.isNaN(Date.parse(at))) throw new AppError('VALIDATION', 'query.cursor is not a cursor this API returned');
+          cursorAt = at;
+          cursorId = id;
+        }
+        const page = calls.list({
+          agencyId: caller.agencyId,
+          projects: caller.projectIds ? JSON.stringify([...caller.projectIds]) : null,
+          excludeReviewed: query.excludeReviewed === 'true' ? 1 : 0,
+          disposition,
+          campaignId: query.campaignId ?? null,
+          from: query.from ? new Date(query.from).toISOString() : null,
+          to: query.to ? new Date(query.to).toISOString() : null,
+          cursorAt,
+          cursorId,
+          limit: query.limit ?? 25,
+        });
+        return {
+          success: true,
+          data: { calls: page.calls.map(present), nextCursor: page.next ? Buffer.from(`${page.next.at}|${page.next.id}`).toString('base64url') : null },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'patch', path: '/api/call-history/by-call-id/:callId', operationId: 'markCallReviewed', tag: 'Call history',
+      summary: 'Mark a call reviewed (or not)',
+      access: { scope: 'calls:write', roles: anyRole }, params: CallIdParams,
+      body: { type: 'object', required: ['reviewed'], additionalProperties: false, properties: { reviewed: { type: 'boolean' } } },
+      responses: { 200: { description: 'the call', schema: ok(CallRecord) } },
+      handler: ({ caller, params, body }) => {
+        load(caller.agencyId, params.callId, caller);
+        calls.setReviewed(caller.agencyId, params.callId, body.reviewed);
+        return { success: true, data: present(load(caller.agencyId, params.callId, caller)) };
+      },
+    }),
+  ];
+}

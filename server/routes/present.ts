@@ -1,0 +1,27 @@
+import type { AgentRecord } from '../store/agents.js';
+import type { CampaignRecord } from '../store/campaigns.js';
+import type { ProjectRecord } from '../store/projects.js';
+import { emittableOutcomes } from '../../engine/graph/outcomes.js';
+
+/** Storage records to the spec's response shapes: internal fields (agency id, soft-delete) stay inside. */
+export function presentCampaign(c: CampaignRecord) {
+  const { agencyId: _a, projectId: _p, ...rest } = c;
+  return rest;
+}
+
+export function presentProject(p: ProjectRecord, campaigns: CampaignRecord[]) {
+  const { agencyId, extra, deletedAt: _d, crm_a, crm_b, ...rest } = p;
+  return {
+    ...(extra ?? {}),
+    ...rest,
+    agencyId,
+    ...(p.crm === 'crm_a' ? { crm_a: crm_a ?? null } : {}),
+    ...(p.crm === 'crm_b' && crm_b ? { crm_b } : {}),
+    campaigns: campaigns.map(presentCampaign),
+  };
+}
+
+export function presentAgent(a: AgentRecord) {
+  const { agencyId: _a, ...rest } = a;
+  return { ...rest, outcomes: emittableOutcomes(a.capabilities) };
+}

@@ -1,0 +1,68 @@
+import { GraphRefusal } from '../../engine/graph/errors.js';
+import { AppError, notFound } from '../http/errors.js';
+import type { Caller } from '../http/request-context.js';
+import type { Services } from '../services.js';
+import type { AgentRecord } from '../store/agents.js';
+import type { CampaignRecord } from '../store/campaigns.js';
+import type { ProjectRecord } from '../store/projects.js';
+import type { StoredWorkflow } from '../store/workflows.js';
+import { computeWarnings } from '../../engine/graph/warnings.js';
+import { emittableOutcomes } from '../../engine/graph/outcomes.js';
+import { loadAgent } from './agents.js';
+
+export interface WorkflowTarget {
+  agent: AgentRecord;
+  campaign: CampaignRecord;
+  project: ProjectRecord;
+}
+
+/**
+ * The workflow an agent-scoped path names: the `locationId`+`campaignId` pair when given (both or
+ * neither), otherwise the agent's primary campaign.
+ */
+export function resolveTarget(s: Services, caller: Caller, agentId: string, query: { locationId?: string; campaignId?: string }): WorkflowTarget {
+  const agent = loadAgent(s, caller, agentId);
+  if ((query.locationId === undefined) !== (query.campaignId === undefined)) {
+    throw new AppError('VALIDATION', 'query.locationId and query.campaignId go together: send both, or neither for the primary campaign');
+  }
+  const project = s.repos.projects.get(caller.agencyId, agent.projectId);
+  if (!project) throw notFound(`agent ${agentId} not found`);
+  if (query.locationId !== undefined && query.locationId !== project.locationId && query.locationId !== project.id) {
+    throw notFound(`agent ${agentId} does not belong to location ${query.locationId}`);
+  }
+  const campaignId = query.campaignId ?? agent.campaignId;
+  const campaign = campaignId ? s.repos.campaigns.get(caller.agencyId, campaignId) : undefined;
+  if (!campaign || campaign.agentId !== agent.id) throw notFound(`campaign ${campaignId ?? '(primary)'} not found for agent ${agentId}`);
+  return { agent, campaign, project };
+}
+
+export function warningsFor(t: WorkflowTarget, stored: StoredWorkflow) {
+  return computeWarnings(stored.graph, {
+    emittable: emittableOutcomes(t.agent.capabilities),
+    hasCallerId: t.campaign.fromNumbers.length > 0,
+    hasCalendar: typeof t.campaign.config.calendarId === 'string' && t.campaign.config.calendarId !== '',
+  });
+}
+
+export function presentWorkflow(t: WorkflowTarget, stored: StoredWorkflow) {
+  return {
+    agentId: t.agent.id,
+    campaignId: t.campaign.id,
+    locationId: t.project.locationId,
+    version: stored.version,
+    nodes: stored.graph.nodes,
+    edges: stored.graph.edges,
+    dispositionEntries: stored.graph.dispositionEntries,
+    updatedAt: stored.updatedAt,
+  };
+}
+
+/** Pure graph refusals become API errors with the same message. */
+export function asAppError(err: unknown): unknown {
+  if (err instanceof GraphRefusal) {
+    const refusal: GraphRefusal = err;
+    const code = refusal.code === 'NOT_FOUND' ? 'NOT_FOUND' : refusal.code === 'CONFLICT' ? 'CONFLICT' : 'VALIDATION';
+    return new AppError(code, refusal.message);
+  }
+  return err;
+}

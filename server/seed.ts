@@ -1,0 +1,68 @@
+import type { Db } from './store/db.js';
+import type { Repos } from './services.js';
+import { SCOPES } from './store/api-keys.js';
+import { legacyAgentType } from './catalog.js';
+import { PLATFORM_FIELDS } from './routes/agents.js';
+import { appendNodes } from '../engine/graph/append.js';
+import { emptyGraph } from '../engine/graph/empty.js';
+import type { Graph } from '../engine/graph/types.js';
+
+export const DEMO_AGENCY = 'demo';
+
+/**
+ * The demo data of USER-JOURNEYS.md (Dana's dental clinic), created on first start only. Returns
+ * the admin key when it created the agency, undefined when the agency already existed.
+ */
+export function seedDemo({ db, repos, planLimit }: { db: Db; repos: Repos; planLimit: number }): { adminKey: string } | undefined {
+  if (repos.agencies.get(DEMO_AGENCY)) return undefined;
+  return db.transaction(() => {
+    repos.agencies.ensure(DEMO_AGENCY, 'Demo Agency', planLimit);
+    const { secret } = repos.apiKeys.create({ agencyId: DEMO_AGENCY, name: 'demo admin', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] });
+    const project = repos.projects.insert({
+      agencyId: DEMO_AGENCY,
+      crm: 'crm_a',
+      locationId: 'loc_bright_smile',
+      timezone: 'America/Chicago',
+      agencyName: 'Demo Agency',
+      businessName: 'Bright Smile Dental',
+      active: true,
+      status: 'live',
+      installed: true,
+      multipleTimezoneCheck: false,
+      crm_a: { id: 'loc_bright_smile', name: 'Bright Smile Dental', timezone: 'America/Chicago', country: 'US', phone: '+15125550100', address: '100 Congress Ave', city: 'Austin', state: 'TX', postalCode: '78701', email: 'hello@brightsmile.dental', website: 'https://brightsmile.dental' },
+    });
+    repos.crm.addCustomValue(DEMO_AGENCY, project.locationId, 'Business name', 'business_name', 'Bright Smile Dental');
+    repos.crm.addCustomValue(DEMO_AGENCY, project.locationId, 'Booking link', 'booking_link', 'https://brightsmile.dental/book');
+    repos.crm.addCustomField(DEMO_AGENCY, project.locationId, 'Callback time', 'callback_time');
+    repos.crm.addCustomField(DEMO_AGENCY, project.locationId, 'Insurance provider', 'insurance_provider');
+    repos.crm.createContact(DEMO_AGENCY, { id: 'ct_demo_ana', locationId: project.locationId, firstName: 'Ana', lastName: 'Lopez', fullName: 'Ana Lopez', phone: '+15125550123', email: 'ana@example.net', timezone: 'America/Chicago' });
+
+    const capabilities = ['appointment_booking'];
+    const agent = repos.agents.insert({
+      agencyId: DEMO_AGENCY, projectId: project.id, locationId: project.locationId, name: 'Bright Smile front desk',
+      agentType: 'outreach', capabilities, campaignId: null, postCallFields: [...PLATFORM_FIELDS, { name: 'appointment_time', type: 'datetime', platformManaged: false }],
+    });
+    const campaign = repos.campaigns.insert({
+      agencyId: DEMO_AGENCY, projectId: project.id, agentId: agent.id, name: 'New patient follow-up',
+      activeTags: ['new-lead'], inactiveTags: ['do-not-call'], dialing: 's2l_pd', agentType: legacyAgentType('outreach', capabilities),
+      fromNumbers: [], active: true,
+      callingWindow: { days: [1, 2, 3, 4, 5], start: '9:00', end: '17:30', tz: 'America/Chicago' },
+      config: { calendarId: 'cal_bright_smile' },
+    });
+    repos.agents.save({ ...agent, campaignId: campaign.id });
+
+    // The Voicemail and Success lanes of the journey; the admin builds the rest in the editor.
+    let graph: Graph = emptyGraph();
+    graph = appendNodes(graph, 'VOICEMAIL', [
+      { type: 'send-sms', config: { body: 'Hi {{contact.firstName}}, this is {{custom_values.business_name}} — sorry we missed you! Reply here or call us back.' } },
+      { type: 'add-tag', config: { tags: ['vm-left'] } },
+    ]);
+    graph = appendNodes(graph, 'SUCCESS', [
+      { type: 'move-stage', config: { pipelineId: 'patients', stageId: 'booked' } },
+      { type: 'book-appointment', config: { startField: 'appointment_time', durationMinutes: 30 } },
+      { type: 'add-note', config: { body: 'Booked by the voice agent. Summary: {{call.callSummary}}' } },
+    ]);
+    repos.workflows.write({ agencyId: DEMO_AGENCY, campaignId: campaign.id, keyId: null, apply: () => ({ graph, summary: 'demo workflow' }) });
+    return { adminKey: secret };
+  })();
+}

@@ -1,0 +1,71 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Db } from './store/db.js';
+import { agenciesRepo } from './store/agencies.js';
+import { agentsRepo } from './store/agents.js';
+import { apiKeysRepo } from './store/api-keys.js';
+import { callsRepo } from './store/calls.js';
+import { campaignsRepo } from './store/campaigns.js';
+import { crmRepo } from './store/crm.js';
+import { effectsRepo } from './store/effects.js';
+import { executionsRepo } from './store/executions.js';
+import { idempotencyRepo } from './store/idempotency.js';
+import { projectsRepo } from './store/projects.js';
+import { workflowsRepo } from './store/workflows.js';
+import { runInputsRepo } from './store/run-inputs.js';
+import { phoneNumbersRepo } from './store/phone-numbers.js';
+import { cadencesRepo } from './store/cadences.js';
+import { leadsRepo } from './store/leads.js';
+import { sandboxNumberInventory } from './adapters/sandbox-voice-numbers.js';
+import type { WorkflowStarter } from './temporal/client.js';
+import type { NumberInventory, Ports } from '../engine/ports.js';
+import { embeddedCrm } from './adapters/embedded-crm.js';
+import { sandboxMessaging } from './adapters/sandbox-messaging.js';
+import { embeddedCalendar } from './adapters/embedded-calendar.js';
+import { storeExecutionLog } from './adapters/execution-log.js';
+
+export function createRepos(db: Db) {
+  return {
+    agencies: agenciesRepo(db),
+    apiKeys: apiKeysRepo(db),
+    projects: projectsRepo(db),
+    agents: agentsRepo(db),
+    campaigns: campaignsRepo(db),
+    workflows: workflowsRepo(db),
+    idempotency: idempotencyRepo(db),
+    calls: callsRepo(db),
+    executions: executionsRepo(db),
+    crm: crmRepo(db),
+    effects: effectsRepo(db),
+    runInputs: runInputsRepo(db),
+    phoneNumbers: phoneNumbersRepo(db),
+    cadences: cadencesRepo(db),
+    leads: leadsRepo(db),
+  };
+}
+export type Repos = ReturnType<typeof createRepos>;
+
+/** The embedded adapters: the product's own sandbox of the outside world, on the store. */
+export function createEmbeddedPorts(db: Db, repos: Repos): Ports {
+  return {
+    crm: embeddedCrm(repos.crm, repos.effects),
+    messaging: sandboxMessaging(db, repos.effects),
+    calendar: embeddedCalendar(db, repos.effects),
+    executionLog: storeExecutionLog(repos.executions),
+  };
+}
+
+export function createNumberInventory(db: Db, repos: Repos): NumberInventory {
+  return sandboxNumberInventory(db, repos.effects);
+}
+
+/** Everything a route handler may reach. */
+export interface Services {
+  config: Config;
+  db: Db;
+  repos: Repos;
+  ports: Ports;
+  numbers: NumberInventory;
+  temporal: WorkflowStarter | null;
+  logger: Logger;
+}

@@ -1,0 +1,120 @@
+import type { Db } from './db.js';
+import { parseJson } from './db.js';
+import { newId, nowIso } from './ids.js';
+
+export interface CallRecordDoc {
+  id: string;
+  callId: string;
+  date: string;
+  dateTime: string;
+  leadName: string;
+  phoneNumber: string;
+  direction: string;
+  status: string;
+  duration: number;
+  agent: string;
+  callSummary: string;
+  projectName: string;
+  recordingUrl?: string;
+  cost: number;
+  agentType: string;
+  campaignId: string;
+  campaignName: string;
+  disposition: { type: string; label: string; color: string };
+  transcript: string;
+  fields: { key: string; value: unknown }[];
+  transcriptSource: string;
+  contactId: string;
+}
+
+export interface StoredCall {
+  doc: CallRecordDoc;
+  projectId: string;
+  agentId: string;
+  reviewed: boolean;
+}
+
+export interface ListParams {
+  agencyId: string;
+  /** JSON array of project ids a project_user may see; null: all of the agency's */
+  projects: string | null;
+  excludeReviewed: 0 | 1;
+  disposition: string | null;
+  campaignId: string | null;
+  from: string | null;
+  to: string | null;
+  cursorAt: string | null;
+  cursorId: string | null;
+  limit: number;
+}
+
+interface Row {
+  doc: string;
+  project_id: string;
+  agent_id: string;
+  reviewed: number;
+}
+
+export function callsRepo(db: Db) {
+  const byCallId = db.prepare<[string, string], Row>('SELECT doc, project_id, agent_id, reviewed FROM calls WHERE agency_id = ? AND call_id = ?');
+  const insert = db.prepare(
+    `INSERT INTO calls (id, agency_id, call_id, project_id, campaign_id, agent_id, disposition, date_time, doc, created_at)
+     VALUES (@id, @agencyId, @callId, @projectId, @campaignId, @agentId, @disposition, @dateTime, @doc, @createdAt)`,
+  );
+  const recordEvent = db.prepare(
+    'INSERT INTO call_events (agency_id, call_id, type, signature, received_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  const seenSignature = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM call_events WHERE signature = ?');
+  const read = (r: Row | undefined): StoredCall | undefined =>
+    r ? { doc: { ...parseJson<CallRecordDoc>(r.doc, 'calls.doc') }, projectId: r.project_id, agentId: r.agent_id, reviewed: r.reviewed === 1 } : undefined;
+
+  const list = db.prepare<ListParams, Row & { id: string; date_time: string }>(
+    `SELECT id, date_time, doc, project_id, agent_id, reviewed FROM calls
+     WHERE agency_id = @agencyId
+       AND (@projects IS NULL OR project_id IN (SELECT value FROM json_each(@projects)))
+       AND (@excludeReviewed = 0 OR reviewed = 0)
+       AND (@disposition IS NULL OR disposition = @disposition)
+       AND (@campaignId IS NULL OR campaign_id = @campaignId)
+       AND (@from IS NULL OR date_time >= @from)
+       AND (@to IS NULL OR date_time < @to)
+       AND (@cursorAt IS NULL OR date_time < @cursorAt OR (date_time = @cursorAt AND id < @cursorId))
+     ORDER BY date_time DESC, id DESC
+     LIMIT @limit`,
+  );
+  const setReviewed = db.prepare('UPDATE calls SET reviewed = ? WHERE agency_id = ? AND call_id = ?');
+
+  return {
+    get: (agencyId: string, callId: string) => read(byCallId.get(agencyId, callId)),
+    /** Keyset pagination, newest first: stable under inserts, fast at any depth. */
+    list(p: ListParams): { calls: StoredCall[]; next: { at: string; id: string } | null } {
+      const rows = list.all({ ...p, limit: p.limit + 1 });
+      const page = rows.slice(0, p.limit);
+      const last = page.at(-1);
+      return { calls: page.map((r) => read(r)!), next: rows.length > p.limit && last ? { at: last.date_time, id: last.id } : null };
+    },
+    setReviewed: (agencyId: string, callId: string, reviewed: boolean) => setReviewed.run(reviewed ? 1 : 0, agencyId, callId).changes === 1,
+    signatureSeen: (signature: string) => seenSignature.get(signature)!.n > 0,
+    /** Records that an event was received; false when this call already had an event of this type. */
+    recordEvent(agencyId: string, callId: string, type: string, signature: string): boolean {
+      return recordEvent.run(agencyId, callId, type, signature, nowIso()).changes === 1;
+    },
+    insert(agencyId: string, projectId: string, agentId: string, doc: Omit<CallRecordDoc, 'id'>): CallRecordDoc {
+      const full = { ...doc, id: newId('call') };
+      insert.run({
+        id: full.id,
+        agencyId,
+        callId: full.callId,
+        projectId,
+        campaignId: full.campaignId,
+        agentId,
+        disposition: full.disposition.type,
+        dateTime: full.dateTime,
+        doc: JSON.stringify(full),
+        createdAt: nowIso(),
+      });
+      return full;
+    },
+    transaction: <T>(fn: () => T) => db.transaction(fn).immediate(),
+  };
+}
+export type CallsRepo = ReturnType<typeof callsRepo>;

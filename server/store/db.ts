@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { migrations } from './migrations/index.js';
+
+export type Db = Database.Database;
+
+/**
+ * Opens the SQLite file (or ':memory:'), sets the pragmas the product relies on and brings the
+ * schema up to date. Migrations are keyed on `PRAGMA user_version`; a database written by newer
+ * code is refused rather than silently misread.
+ */
+export function openDb(file: string): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+export function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new Error(
+      `database schema version ${current} is newer than this code knows (${migrations.length}); upgrade the code`,
+    );
+  }
+  for (let v = current; v < migrations.length; v++) {
+    const step = migrations[v]!;
+    db.transaction(() => {
+      step.up(db);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+/** JSON columns: one place that parses, so a corrupt row fails loudly with its table named. */
+export function parseJson<T>(text: string | null, where: string): T {
+  if (text === null) return null as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`corrupt JSON in ${where}`);
+  }
+}

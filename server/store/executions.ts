@@ -1,0 +1,139 @@
+import type { Db } from './db.js';
+import { parseJson } from './db.js';
+import { nowIso } from './ids.js';
+
+export interface ExecutionStep {
+  seq: number;
+  nodeId: string;
+  nodeType: string;
+  status: string;
+  attempts: number;
+  input: unknown;
+  output: unknown;
+  error: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export interface Execution {
+  id: string;
+  workflowId: string;
+  campaignId: string;
+  agentId: string;
+  callId: string;
+  outcome: string;
+  graphVersion: number;
+  status: string;
+  error: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  steps: ExecutionStep[];
+}
+
+interface ExecRow {
+  id: string;
+  workflow_id: string;
+  campaign_id: string;
+  agent_id: string;
+  call_id: string;
+  outcome: string;
+  graph_version: number;
+  status: string;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+interface StepRow {
+  seq: number;
+  node_id: string;
+  node_type: string;
+  status: string;
+  attempts: number;
+  input: string | null;
+  output: string | null;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+
+export function executionsRepo(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO executions (id, agency_id, workflow_id, campaign_id, agent_id, call_id, outcome, graph_version, status, started_at)
+     VALUES (@id, @agencyId, @workflowId, @campaignId, @agentId, @callId, @outcome, @graphVersion, 'running', @startedAt)
+     ON CONFLICT (workflow_id) DO NOTHING`,
+  );
+  const get = db.prepare<[string, string], ExecRow>('SELECT * FROM executions WHERE agency_id = ? AND id = ?');
+  const byWorkflow = db.prepare<[string, string], ExecRow>('SELECT * FROM executions WHERE agency_id = ? AND workflow_id = ?');
+  const list = db.prepare<[string, string, number], ExecRow>(
+    'SELECT * FROM executions WHERE agency_id = ? AND agent_id = ? ORDER BY started_at DESC, id DESC LIMIT ?',
+  );
+  const steps = db.prepare<[string], StepRow>('SELECT * FROM execution_steps WHERE execution_id = ? ORDER BY seq');
+  const stepStart = db.prepare(
+    `INSERT INTO execution_steps (execution_id, seq, node_id, node_type, status, attempts, input, started_at)
+     VALUES (@executionId, @seq, @nodeId, @nodeType, 'running', @attempt, @input, @at)
+     ON CONFLICT (execution_id, seq) DO UPDATE SET status = 'running', attempts = excluded.attempts, error = NULL`,
+  );
+  const stepFinish = db.prepare(
+    `INSERT INTO execution_steps (execution_id, seq, node_id, node_type, status, attempts, input, output, error, started_at, finished_at)
+     VALUES (@executionId, @seq, @nodeId, @nodeType, @status, @attempt, @input, @output, @error, @at, @at)
+     ON CONFLICT (execution_id, seq) DO UPDATE SET status = excluded.status, attempts = excluded.attempts,
+       input = coalesce(excluded.input, input), output = excluded.output, error = excluded.error, finished_at = excluded.finished_at`,
+  );
+  const finish = db.prepare('UPDATE executions SET status = ?, error = ?, finished_at = ? WHERE id = ?');
+
+  const hydrate = (r: ExecRow): Execution => ({
+    id: r.id,
+    workflowId: r.workflow_id,
+    campaignId: r.campaign_id,
+    agentId: r.agent_id,
+    callId: r.call_id,
+    outcome: r.outcome,
+    graphVersion: r.graph_version,
+    status: r.status,
+    error: r.error,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    steps: steps.all(r.id).map((s) => ({
+      seq: s.seq,
+      nodeId: s.node_id,
+      nodeType: s.node_type,
+      status: s.status,
+      attempts: s.attempts,
+      input: parseJson(s.input, 'execution_steps.input'),
+      output: parseJson(s.output, 'execution_steps.output'),
+      error: s.error,
+      startedAt: s.started_at,
+      finishedAt: s.finished_at,
+    })),
+  });
+
+  return {
+    create(e: { id: string; agencyId: string; workflowId: string; campaignId: string; agentId: string; callId: string; outcome: string; graphVersion: number }) {
+      insert.run({ ...e, startedAt: nowIso() });
+    },
+    get(agencyId: string, id: string): Execution | undefined {
+      const r = get.get(agencyId, id);
+      return r ? hydrate(r) : undefined;
+    },
+    byWorkflowId(agencyId: string, workflowId: string): Execution | undefined {
+      const r = byWorkflow.get(agencyId, workflowId);
+      return r ? hydrate(r) : undefined;
+    },
+    listByAgent(agencyId: string, agentId: string, limit: number): Execution[] {
+      return list.all(agencyId, agentId, limit).map(hydrate);
+    },
+    stepStarted(s: { executionId: string; seq: number; nodeId: string; nodeType: string; attempt: number; input: unknown }) {
+      stepStart.run({ ...s, input: json(s.input), at: nowIso() });
+    },
+    stepFinished(s: { executionId: string; seq: number; nodeId: string; nodeType: string; status: string; attempt: number; input?: unknown; output?: unknown; error?: string }) {
+      stepFinish.run({ ...s, input: json(s.input), output: json(s.output), error: s.error ?? null, at: nowIso() });
+    },
+    finish(id: string, status: string, error: string | null) {
+      finish.run(status, error, nowIso(), id);
+    },
+  };
+}
+export type ExecutionsRepo = ReturnType<typeof executionsRepo>;

@@ -1,0 +1,57 @@
+import type { Db } from './db.js';
+import { nowIso } from './ids.js';
+
+interface Row {
+  fingerprint: string;
+  status: number;
+  body: string;
+  created_at: string;
+}
+
+/** How long a key's stored response is replayed; after that the key may be used afresh. */
+const RETENTION_MS = 24 * 3600 * 1000;
+
+export function idempotencyRepo(db: Db) {
+  const get = db.prepare<[string, string], Row>(
+    'SELECT fingerprint, status, body, created_at FROM idempotency_keys WHERE agency_id = ? AND idem_key = ?',
+  );
+  const reserve = db.prepare(
+    `INSERT INTO idempotency_keys (agency_id, idem_key, fingerprint, status, body, created_at)
+     VALUES (?, ?, ?, 0, '', ?) ON CONFLICT DO NOTHING`,
+  );
+  const complete = db.prepare('UPDATE idempotency_keys SET status = ?, body = ? WHERE agency_id = ? AND idem_key = ?');
+  const release = db.prepare('DELETE FROM idempotency_keys WHERE agency_id = ? AND idem_key = ?');
+  const prune = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
+
+  return {
+    /**
+     * Reserves the key for this request. Returns the existing record when the key is taken
+     * (status 0 means its first request is still running), or null when this request owns it now.
+     */
+    reserve(agencyId: string, key: string, fingerprint: string): { fingerprint: string; status: number; body: unknown } | null {
+      return db.transaction(() => {
+        const existing = get.get(agencyId, key);
+        if (existing && Date.now() - Date.parse(existing.created_at) < RETENTION_MS) {
+          return {
+            fingerprint: existing.fingerprint,
+            status: existing.status,
+            body: existing.status ? JSON.parse(existing.body) : null,
+          };
+        }
+        if (existing) release.run(agencyId, key);
+        reserve.run(agencyId, key, fingerprint, nowIso());
+        return null;
+      }).immediate();
+    },
+    complete(agencyId: string, key: string, status: number, body: unknown): void {
+      complete.run(status, JSON.stringify(body ?? null), agencyId, key);
+    },
+    release(agencyId: string, key: string): void {
+      release.run(agencyId, key);
+    },
+    prune(): number {
+      return prune.run(new Date(Date.now() - RETENTION_MS).toISOString()).changes;
+    },
+  };
+}
+export type IdempotencyRepo = ReturnType<typeof idempotencyRepo>;

@@ -1,0 +1,296 @@
+import type { LeadCallStatus } from '../../schemas/cadence.js';
+import type { Db } from './db.js';
+import { parseJson } from './db.js';
+import { nowIso } from './ids.js';
+
+/** Statuses of a lead the dialer still works; the others are final. */
+export const LIVE_STATUSES: readonly LeadCallStatus[] = ['scheduled', 'waiting_for_window', 'calling', 'callback'];
+export const isLive = (status: LeadCallStatus) => LIVE_STATUSES.includes(status);
+
+export interface LeadRecord {
+  id: string;
+  agencyId: string;
+  projectId: string;
+  campaignId: string;
+  contactId: string;
+  queueId: string;
+  /** the cadence the lead follows (the campaign's `config.cadenceId` at enrolment); null: the default one-step cadence */
+  cadenceId: string | null;
+  cadenceStep: number;
+  callStatus: LeadCallStatus;
+  nextCallTime: string;
+  timezone: string;
+  firstName: string;
+  fullName: string;
+  email: string;
+  phone: string;
+  live: boolean;
+  callerPreference: string;
+  tags: string[];
+  locationId: string;
+  businessName: string;
+  pipeline: string;
+  campaignName: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The contact-derived part of a lead, refreshed when the CRM reports a change. */
+export type LeadContactFields = Pick<LeadRecord, 'firstName' | 'fullName' | 'email' | 'phone' | 'timezone' | 'tags' | 'pipeline'>;
+
+/** What the cadence workflow mirrors onto the row at each state change. */
+export interface LeadMirror {
+  callStatus: LeadCallStatus;
+  cadenceStep: number;
+  /** unchanged when omitted (a finished lead keeps the last time that was due) */
+  nextCallTime?: string;
+  callerPreference?: string;
+}
+
+/**
+ * One page of a lead list. `mode` picks the list: `pipeline` (spec 4.7: leads being worked at a
+ * cadence step) or `parked` (spec 4.8: speed-to-lead leads waiting for the window).
+ */
+export interface LeadPageQuery {
+  agencyId: string;
+  mode: 'pipeline' | 'parked';
+  /** required for `pipeline` */
+  cadenceStep?: number;
+  /** one project (a `locationId` filter) */
+  projectId?: string;
+  /** the projects a project_user key may see; undefined: all of the agency's */
+  projectIds?: readonly string[];
+  /** one or more campaigns (`campaignId` / `campaignIds`); an empty list matches nothing */
+  campaignIds?: readonly string[];
+  cadenceId?: string;
+  /** lowercased substring of the lead's name, email or phone */
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+interface Row {
+  id: string;
+  agency_id: string;
+  project_id: string;
+  campaign_id: string;
+  contact_id: string;
+  queue_id: string;
+  cadence_id: string | null;
+  cadence_step: number;
+  call_status: string;
+  next_call_time: string;
+  timezone: string;
+  first_name: string;
+  full_name: string;
+  email: string;
+  phone: string;
+  live: number;
+  caller_preference: string;
+  tags: string;
+  location_id: string;
+  business_name: string;
+  pipeline: string;
+  campaign_name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const fromRow = (r: Row): LeadRecord => ({
+  id: r.id,
+  agencyId: r.agency_id,
+  projectId: r.project_id,
+  campaignId: r.campaign_id,
+  contactId: r.contact_id,
+  queueId: r.queue_id,
+  cadenceId: r.cadence_id,
+  cadenceStep: r.cadence_step,
+  callStatus: r.call_status as LeadCallStatus,
+  nextCallTime: r.next_call_time,
+  timezone: r.timezone,
+  firstName: r.first_name,
+  fullName: r.full_name,
+  email: r.email,
+  phone: r.phone,
+  live: r.live === 1,
+  callerPreference: r.caller_preference,
+  tags: parseJson<string[]>(r.tags, 'leads.tags'),
+  locationId: r.location_id,
+  businessName: r.business_name,
+  pipeline: r.pipeline,
+  campaignName: r.campaign_name,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** The text `search` matches: names, email and phone (also its bare digits), lowercased. */
+export function searchText(l: Pick<LeadRecord, 'firstName' | 'fullName' | 'email' | 'phone'>): string {
+  return [l.firstName, l.fullName, l.email, l.phone, l.phone.replace(/\D/g, '')].join(' ').toLowerCase();
+}
+
+/**
+ * The status filters of the two lists, written exactly as the WHERE of their partial indexes
+ * (migration 003): SQLite uses a partial index only when the query repeats its condition.
+ */
+const LIST_STATUS = {
+  pipeline: "call_status IN ('scheduled','calling','callback')",
+  parked: "call_status = 'waiting_for_window'",
+} as const;
+
+/** The SQL of one list shape (which filters are present); the values are bound as named parameters. */
+export function leadListSql(q: LeadPageQuery): { where: string; params: Record<string, unknown> } {
+  const terms = ['agency_id = @agencyId', LIST_STATUS[q.mode]];
+  const params: Record<string, unknown> = { agencyId: q.agencyId };
+  if (q.mode === 'pipeline') {
+    terms.push('cadence_step = @cadenceStep');
+    params.cadenceStep = q.cadenceStep ?? 0;
+  }
+  if (q.projectId !== undefined) {
+    terms.push('project_id = @projectId');
+    params.projectId = q.projectId;
+  } else if (q.projectIds !== undefined) {
+    terms.push('project_id IN (SELECT value FROM json_each(@projectIds))');
+    params.projectIds = JSON.stringify(q.projectIds);
+  }
+  if (q.campaignIds !== undefined) {
+    if (q.campaignIds.length === 1) {
+      terms.push('campaign_id = @campaignId');
+      params.campaignId = q.campaignIds[0];
+    } else {
+      terms.push('campaign_id IN (SELECT value FROM json_each(@campaignIds))');
+      params.campaignIds = JSON.stringify(q.campaignIds);
+    }
+  }
+  if (q.cadenceId !== undefined) {
+    terms.push('cadence_id = @cadenceId');
+    params.cadenceId = q.cadenceId;
+  }
+  if (q.search) {
+    // instr: a plain substring test, no LIKE wildcards to escape; both sides are lowercased.
+    terms.push('instr(search, @search) > 0');
+    params.search = q.search;
+  }
+  return { where: terms.join(' AND '), params };
+}
+
+const COLUMNS = `id, agency_id, project_id, campaign_id, contact_id, queue_id, cadence_id, cadence_step, call_status,
+  next_call_time, timezone, first_name, full_name, email, phone, live, caller_preference, tags, location_id,
+  business_name, pipeline, campaign_name, created_at, updated_at`;
+
+export function leadsRepo(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO leads (id, agency_id, project_id, campaign_id, contact_id, queue_id, cadence_id, cadence_step, call_status,
+       next_call_time, timezone, first_name, full_name, email, phone, live, caller_preference, tags, location_id,
+       business_name, pipeline, campaign_name, search, created_at, updated_at)
+     VALUES (@id, @agencyId, @projectId, @campaignId, @contactId, @queueId, @cadenceId, @cadenceStep, @callStatus,
+       @nextCallTime, @timezone, @firstName, @fullName, @email, @phone, @live, @callerPreference, @tags, @locationId,
+       @businessName, @pipeline, @campaignName, @search, @createdAt, @updatedAt)
+     ON CONFLICT (agency_id, campaign_id, contact_id) DO NOTHING`,
+  );
+  const get = db.prepare<[string, string], Row>(`SELECT ${COLUMNS} FROM leads WHERE agency_id = ? AND id = ?`);
+  const byContactInCampaign = db.prepare<[string, string, string], Row>(
+    `SELECT ${COLUMNS} FROM leads WHERE agency_id = ? AND campaign_id = ? AND contact_id = ?`,
+  );
+  const byContact = db.prepare<[string, string], Row>(`SELECT ${COLUMNS} FROM leads WHERE agency_id = ? AND contact_id = ?`);
+  const mirror = db.prepare(
+    `UPDATE leads SET call_status = @callStatus, cadence_step = @cadenceStep, live = @live,
+       next_call_time = coalesce(@nextCallTime, next_call_time), caller_preference = coalesce(@callerPreference, caller_preference),
+       updated_at = @updatedAt
+     WHERE agency_id = @agencyId AND id = @id`,
+  );
+  const beginCall = db.prepare<Record<string, unknown>, Row>(
+    `UPDATE leads SET call_status = 'calling', cadence_step = @cadenceStep, next_call_time = @at, updated_at = @updatedAt
+     WHERE agency_id = @agencyId AND id = @id AND live = 1
+     RETURNING ${COLUMNS}`,
+  );
+  const refresh = db.prepare(
+    `UPDATE leads SET first_name = @firstName, full_name = @fullName, email = @email, phone = @phone, timezone = @timezone,
+       tags = @tags, pipeline = @pipeline, search = @search, updated_at = @updatedAt
+     WHERE agency_id = @agencyId AND contact_id = @contactId`,
+  );
+  const remove = db.prepare('DELETE FROM leads WHERE agency_id = ? AND id = ?');
+  const removeLiveOfCampaign = db.prepare<[string, string], { id: string }>(
+    'DELETE FROM leads WHERE agency_id = ? AND campaign_id = ? AND live = 1 RETURNING id',
+  );
+  const removeLiveOfProject = db.prepare<[string, string], { id: string }>(
+    'DELETE FROM leads WHERE agency_id = ? AND project_id = ? AND live = 1 RETURNING id',
+  );
+
+  const recordContactEvent = db.prepare(
+    'INSERT INTO contact_events (signature, agency_id, contact_id, type, received_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+
+  // One prepared statement per list shape, made on first use and reused: the shapes are few
+  // (which optional filters are present), and each gets the index that fits it.
+  const listStatements = new Map<string, { page: ReturnType<Db['prepare']>; count: ReturnType<Db['prepare']> }>();
+  function listStatement(q: LeadPageQuery) {
+    const { where, params } = leadListSql(q);
+    let st = listStatements.get(where);
+    if (!st) {
+      st = {
+        page: db.prepare(`SELECT ${COLUMNS} FROM leads WHERE ${where} ORDER BY created_at, id LIMIT @limit OFFSET @offset`),
+        count: db.prepare(`SELECT count(*) AS n FROM leads WHERE ${where}`).pluck(),
+      };
+      listStatements.set(where, st);
+    }
+    return { st, params };
+  }
+
+  return {
+    /** Inserts a lead; false when the contact is already in that campaign's queue (never twice). */
+    insert(l: LeadRecord): boolean {
+      return (
+        insert.run({ ...l, live: l.live ? 1 : 0, tags: JSON.stringify(l.tags), search: searchText(l) }).changes === 1
+      );
+    },
+    get(agencyId: string, id: string): LeadRecord | undefined {
+      const r = get.get(agencyId, id);
+      return r ? fromRow(r) : undefined;
+    },
+    inCampaign(agencyId: string, campaignId: string, contactId: string): LeadRecord | undefined {
+      const r = byContactInCampaign.get(agencyId, campaignId, contactId);
+      return r ? fromRow(r) : undefined;
+    },
+    ofContact: (agencyId: string, contactId: string) => byContact.all(agencyId, contactId).map(fromRow),
+    /** The cadence workflow's view of the lead, written at each state change; false when the lead left. */
+    mirror(agencyId: string, id: string, m: LeadMirror): boolean {
+      return (
+        mirror.run({
+          agencyId,
+          id,
+          callStatus: m.callStatus,
+          cadenceStep: m.cadenceStep,
+          live: isLive(m.callStatus) ? 1 : 0,
+          nextCallTime: m.nextCallTime ?? null,
+          callerPreference: m.callerPreference ?? null,
+          updatedAt: nowIso(),
+        }).changes === 1
+      );
+    },
+    /** Marks a live lead `calling`; undefined when it left the queue or is finished (then no call is placed). */
+    beginCall(agencyId: string, id: string, cadenceStep: number, at: string): LeadRecord | undefined {
+      const r = beginCall.get({ agencyId, id, cadenceStep, at, updatedAt: nowIso() });
+      return r ? fromRow(r) : undefined;
+    },
+    /** Copies changed contact data onto every lead of the contact. */
+    refreshContact(agencyId: string, contactId: string, f: LeadContactFields): void {
+      refresh.run({ ...f, agencyId, contactId, tags: JSON.stringify(f.tags), search: searchText(f), updatedAt: nowIso() });
+    },
+    remove: (agencyId: string, id: string) => remove.run(agencyId, id).changes === 1,
+    /** Removes the leads a stopped campaign / project was still working; returns their ids. */
+    removeLiveOfCampaign: (agencyId: string, campaignId: string) => removeLiveOfCampaign.all(agencyId, campaignId).map((r) => r.id),
+    removeLiveOfProject: (agencyId: string, projectId: string) => removeLiveOfProject.all(agencyId, projectId).map((r) => r.id),
+    page(q: LeadPageQuery): { leads: LeadRecord[]; total: number } {
+      const { st, params } = listStatement(q);
+      const total = st.count.get(params) as number;
+      const rows = total > q.offset ? (st.page.all({ ...params, limit: q.limit, offset: q.offset }) as Row[]) : [];
+      return { leads: rows.map(fromRow), total };
+    },
+    /** Records a signed contact event's signature; false when it was seen before (a replay). */
+    recordContactEvent(signature: string, agencyId: string, contactId: string, type: string): boolean {
+      return recordContactEvent.run(signature, agencyId, contactId, type, nowIso()).changes === 1;
+    },
+    transaction: <T>(fn: () => T) => db.transaction(fn).immediate(),
+  };
+}
+export type LeadsRepo = ReturnType<typeof leadsRepo>;

@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inject } from 'vitest';
+import { createApp } from '../../server/app.js';
+import { loadConfig, type Config } from '../../server/config.js';
+import { createLogger } from '../../server/logger.js';
+import { createEmbeddedPorts, createNumberInventory, createRepos, type Repos, type Services } from '../../server/services.js';
+import { openDb, type Db } from '../../server/store/db.js';
+import { SCOPES, type Role, type Scope } from '../../server/store/api-keys.js';
+import { connectTemporal, type WorkflowStarter } from '../../server/temporal/client.js';
+import { createWorker } from '../../server/temporal/worker.js';
+import type { Ports, VoicePlatform } from '../../engine/ports.js';
+import { createLeadCadenceActivities } from '../../engine/activities/lead-cadence.js';
+import { storeLeadQueue } from '../../server/adapters/lead-queue.js';
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+
+// The SDK's worker lifecycle lines would drown test output; warnings and errors still show.
+try {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+} catch {
+  /* already installed in this process */
+}
+
+export interface Harness {
+  url: string;
+  db: Db;
+  dbFile: string;
+  repos: Repos;
+  services: Services;
+  temporal: WorkflowStarter | null;
+  agencyId: string;
+  adminKey: string;
+  /** a key of the same kind in another agency, for isolation tests */
+  otherAgencyKey: string;
+  key(opts: { role?: Role; scopes?: Scope[] | 'all'; projectIds?: string[]; agencyId?: string }): string;
+  api(method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+  worker: Worker | null;
+  restartWorker(ports?: Ports): Promise<void>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/**
+ * A real product instance for a test file: SQLite file in a temp dir, the Koa app on a free port,
+ * and, when asked, a Temporal worker on its own task queue against the run's dev server.
+ */
+export async function createHarness(opts: { temporal?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform } = {}): Promise<Harness> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-test-'));
+  const dbFile = path.join(dir, 'app.db');
+  const db = openDb(dbFile);
+  const repos = createRepos(db);
+  const basePorts = createEmbeddedPorts(db, repos);
+  const ports = opts.ports ? opts.ports(basePorts, db, repos) : basePorts;
+  const taskQueue = `test-${process.pid}-${++counter}-${Date.now()}`;
+  const config: Config = { ...loadConfig({}), dataDir: dir, taskQueue, logLevel: 'silent', ...opts.config };
+  const logger = createLogger(config.logLevel);
+
+  let temporal: WorkflowStarter | null = null;
+  let worker: Worker | null = null;
+  let running: Promise<void> | null = null;
+  let workerConn: { close(): Promise<void> } | null = null;
+  const address = inject('temporalAddress');
+  const startWorker = async (p: Ports) => {
+    // The power dialer's calls go to the test's voice platform; by default they are placed and never end.
+    const voice = opts.voice ?? { placeCall: async (r: { callId: string }) => ({ callId: r.callId }) };
+    const activities = createLeadCadenceActivities({ voice, leads: storeLeadQueue(repos.leads) });
+    const made = await createWorker({ address, namespace: 'default', taskQueue, ports: p, bundle: { codePath: inject('workflowBundlePath') }, activities });
+    worker = made.worker;
+    workerConn = made.connection;
+    running = worker.run();
+  };
+  const stopWorker = async () => {
+    if (!worker) return;
+    worker.shutdown();
+    await running;
+    await workerConn!.close();
+    worker = null;
+  };
+  if (opts.temporal) {
+    temporal = await connectTemporal(address, 'default', taskQueue);
+    await startWorker(ports);
+  }
+
+  const services: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger };
+  const server: Server = createApp(services).listen(0, '127.0.0.1');
+  await new Promise<void>((r) => server.once('listening', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const agencyId = `agency_${counter}_${process.pid}`;
+  repos.agencies.ensure(agencyId, 'Test Agency', config.defaultPlanLimit);
+  repos.agencies.ensure(`${agencyId}_other`, 'Other Agency', 3);
+  const key: Harness['key'] = ({ role = 'agency_admin', scopes = 'all', projectIds = [], agencyId: a = agencyId }) =>
+    repos.apiKeys.create({ agencyId: a, name: 'test', role, scopes: scopes === 'all' ? [...SCOPES] : scopes, projectIds }).secret;
+  const adminKey = key({});
+  const otherAgencyKey = key({ agencyId: `${agencyId}_other` });
+
+  const api: Harness['api'] = async (method, p, o = {}) => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    const k = o.key === undefined ? adminKey : o.key;
+    if (k) headers.authorization = `Bearer ${k}`;
+    let body: string | undefined = o.rawBody;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(url + p, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed, headers: res.headers, text };
+  };
+
+  return {
+    url, db, dbFile, repos, services, temporal, agencyId, adminKey, otherAgencyKey, key, api,
+    get worker() {
+      return worker;
+    },
+    async restartWorker(p = ports) {
+      await stopWorker();
+      await startWorker(p);
+    },
+    async close() {
+      await new Promise<void>((r) => server.close(() => r()));
+      await stopWorker();
+      await temporal?.close();
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

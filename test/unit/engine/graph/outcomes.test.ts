@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { DISPOSITIONS, emittableOutcomes, isDisposition, normalizeOutcome, OUTCOMES } from '../../../../engine/graph/outcomes.js';
+
+describe('OUTCOMES', () => {
+  it('has the dashboard type, label and a hex colour for each of the six dispositions', () => {
+    expect(DISPOSITIONS).toEqual(['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION', 'TRANSFER', 'RESCHEDULE']);
+    expect(Object.fromEntries(DISPOSITIONS.map((d) => [d, [OUTCOMES[d].type, OUTCOMES[d].label]]))).toEqual({
+      VOICEMAIL: ['voicemail', 'Voicemail'],
+      SUCCESS: ['success', 'Success'],
+      CALLBACK: ['callBack', 'Call Back'],
+      NO_ACTION: ['noAction', 'No Action'],
+      TRANSFER: ['transfer', 'Transfer'],
+      RESCHEDULE: ['reschedule', 'Reschedule'],
+    });
+    for (const d of DISPOSITIONS) {
+      expect(OUTCOMES[d].color).toMatch(/^#[0-9a-f]{6}$/i);
+      expect(OUTCOMES[d].disposition).toBe(d);
+    }
+    expect(new Set(DISPOSITIONS.map((d) => OUTCOMES[d].color)).size).toBe(6);
+  });
+});
+
+describe('normalizeOutcome', () => {
+  it.each([
+    ['CALLBACK', 'CALLBACK'],
+    ['callback', 'CALLBACK'],
+    ['callBack', 'CALLBACK'],
+    ['CallBack', 'CALLBACK'],
+    ['Call Back', 'CALLBACK'],
+    ['call back', 'CALLBACK'],
+    ['call_back', 'CALLBACK'],
+    ['call-back', 'CALLBACK'],
+    ['  Voicemail ', 'VOICEMAIL'],
+    ['NO_ACTION', 'NO_ACTION'],
+    ['noAction', 'NO_ACTION'],
+    ['No Action', 'NO_ACTION'],
+    ['no-action', 'NO_ACTION'],
+    ['transfer', 'TRANSFER'],
+    ['Reschedule', 'RESCHEDULE'],
+    ['SUCCESS', 'SUCCESS'],
+  ])('%j -> %s', (input, expected) => {
+    expect(normalizeOutcome(input)).toBe(expected);
+  });
+
+  it.each(['', '   ', 'booked', 'VOICE', 'CALLBACKS', 'no action please'])('%j is not an outcome', (input) => {
+    expect(normalizeOutcome(input)).toBeNull();
+  });
+
+  it('refuses non-strings', () => {
+    expect(normalizeOutcome(undefined)).toBeNull();
+    expect(normalizeOutcome(3)).toBeNull();
+    expect(normalizeOutcome(null)).toBeNull();
+  });
+
+  it('isDisposition accepts only the raw upper-case form', () => {
+    expect(isDisposition('CALLBACK')).toBe(true);
+    expect(isDisposition('callBack')).toBe(false);
+  });
+});
+
+describe('emittableOutcomes (spec 2.11)', () => {
+  it('always allows VOICEMAIL, CALLBACK, NO_ACTION', () => {
+    expect(emittableOutcomes([])).toEqual(['VOICEMAIL', 'CALLBACK', 'NO_ACTION']);
+    expect(emittableOutcomes(['add_tag'])).toEqual(['VOICEMAIL', 'CALLBACK', 'NO_ACTION']);
+  });
+  it('TRANSFER only with live_transfer', () => {
+    expect(emittableOutcomes(['live_transfer'])).toEqual(['VOICEMAIL', 'CALLBACK', 'NO_ACTION', 'TRANSFER']);
+  });
+  it('SUCCESS and RESCHEDULE only with appointment_booking, in canonical order', () => {
+    expect(emittableOutcomes(['appointment_booking'])).toEqual(['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION', 'RESCHEDULE']);
+    expect(emittableOutcomes(['live_transfer', 'appointment_booking'])).toEqual([...DISPOSITIONS]);
+  });
+});

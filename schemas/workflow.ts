@@ -49,7 +49,6 @@ export const WARNING_CODES = [
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
-const Text = { type: 'string', minLength: 1 } as const;
 const Label = { type: 'string', maxLength: 200 } as const;
 const Match = { type: 'string', enum: ['all', 'any'] } as const;
 const ExpectedVersion = { type: 'integer', minimum: 0 } as const;

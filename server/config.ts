@@ -27,10 +27,14 @@ export interface Config {
   /** divides cadence delays: 60 makes a cadence minute last a second (demos only; 1 in production) */
   cadenceTimeScale: number;
   seedDemo: boolean;
+  /** start-to-close timeout of one post-call action attempt */
+  actionTimeoutSeconds: number;
+  /** simulated latency of the sandbox SMS/email carrier */
+  sandboxCarrierLatencyMs: number;
 }
 
-function int(name: string, fallback: number): number {
-  const raw = process.env[name];
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
@@ -38,6 +42,7 @@ function int(name: string, fallback: number): number {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const int = (name: string, fallback: number) => intFrom(env, name, fallback);
   return {
     port: int('PORT', 3000),
     host: env.HOST || '127.0.0.1',
@@ -56,5 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dialerCallTimeoutSeconds: int('DIALER_CALL_TIMEOUT_SECONDS', 1800),
     cadenceTimeScale: Math.max(1, int('CADENCE_TIME_SCALE', 1)),
     seedDemo: env.SEED_DEMO !== 'false',
+    actionTimeoutSeconds: int('ACTION_TIMEOUT_SECONDS', 30),
+    sandboxCarrierLatencyMs: int('SANDBOX_CARRIER_LATENCY_MS', 0),
   };
 }

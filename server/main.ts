@@ -28,7 +28,7 @@ async function main() {
   const logger = createLogger(config.logLevel);
   const db = openDb(path.join(config.dataDir, 'app.db'));
   const repos = createRepos(db);
-  const ports = createEmbeddedPorts(db, repos);
+  const ports = createEmbeddedPorts(db, repos, { carrierLatencyMs: config.sandboxCarrierLatencyMs });
   const stops: (() => Promise<void>)[] = [];
 
   if (role !== 'worker' && config.seedDemo) {

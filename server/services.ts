@@ -46,10 +46,10 @@ export function createRepos(db: Db) {
 export type Repos = ReturnType<typeof createRepos>;
 
 /** The embedded adapters: the product's own sandbox of the outside world, on the store. */
-export function createEmbeddedPorts(db: Db, repos: Repos): Ports {
+export function createEmbeddedPorts(db: Db, repos: Repos, opts: { carrierLatencyMs?: number } = {}): Ports {
   return {
     crm: embeddedCrm(repos.crm, repos.effects),
-    messaging: sandboxMessaging(db, repos.effects),
+    messaging: sandboxMessaging(db, repos.effects, opts.carrierLatencyMs ?? 0),
     calendar: embeddedCalendar(db, repos.effects),
     executionLog: storeExecutionLog(repos.executions),
   };

@@ -103,6 +103,11 @@ export function createPostCallActivities(ports: Ports) {
     async recordStep(s: Parameters<Ports['executionLog']['stepFinished']>[0]): Promise<void> {
       await ports.executionLog.stepFinished(s);
     },
+    /** The contact as it is now, for branch conditions that read it (earlier steps may have changed it). */
+    async loadContact(req: { agencyId: string; locationId: string; contactId: string }): Promise<RunContext['contact'] | null> {
+      const c = await ports.crm.getContact(req.agencyId, req.locationId, req.contactId);
+      return c ? { ...c.fields, ...c, tags: c.tags } : null;
+    },
     async finishExecution(e: Parameters<Ports['executionLog']['executionFinished']>[0]): Promise<void> {
       await ports.executionLog.executionFinished(e);
     },

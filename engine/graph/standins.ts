@@ -47,7 +47,8 @@ export function standInIn(value: string): Omit<StandIn, 'path'> | null {
     for (const m of value.matchAll(re)) {
       const host = m[1]!.replace(/^\[|\]$/g, '');
       if (isReservedHost(host)) {
-        return { value, kind: 'reserved-host', host, reason: `unreplaced stand-in "${clip(m[0])}" (URL on the reserved documentation host ${host})` };
+        const url = value.slice(m.index).match(/^[^\s'"<>]+/)![0].replace(/[.,;:!?)\]]+$/, '');
+        return { value, kind: 'reserved-host', host, reason: `unreplaced stand-in "${clip(url)}" (URL on the reserved documentation host ${host})` };
       }
     }
   }

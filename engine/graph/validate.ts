@@ -13,7 +13,8 @@ import type { Graph, GraphEdge, GraphInput, GraphNode, NodeType } from './types.
 import { isBranch, isDraft, isNodeType, NODE_TYPES, REMOVED_NODE_TYPES } from './types.js';
 import { handlesOf } from './walk.js';
 
-const ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true });
+// verbose: errors carry their parent schema, so a refusal can list the allowed settings.
+const ajv = new Ajv2020({ allErrors: false, strict: true, allowUnionTypes: true, verbose: true });
 // Compiled once at module load: every write validates every node.
 const configValidators = Object.fromEntries(
   Object.entries(nodeConfigSchemas).map(([type, schema]) => [type, ajv.compile(schema)]),
@@ -174,6 +175,7 @@ export function findGraphProblems(graph: Graph | GraphInput): GraphProblem[] {
         add(`${field}.position`, `must be { x, y } with finite numbers ${inNode(id, String(node.type))}`, id);
       }
     }
+    if (node.label !== undefined && typeof node.label !== 'string') add(`${field}.label`, `must be text ${inNode(id, String(node.type))}`, id);
     const typeProblem = checkNodeType(node.type, field, id);
     if (typeProblem) return problems.push(typeProblem);
     problems.push(...checkNodeConfig(node.type as NodeType, node.config, { field: `${field}.config`, nodeId: id, allowDraft: true }));

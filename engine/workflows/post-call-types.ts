@@ -46,6 +46,8 @@ export interface PostCallInput {
   contact: { tags: string[]; [field: string]: unknown };
   /** a retry resumes here (the failed step) instead of at the outcome's entry */
   startNodeId?: string;
+  /** how long one action attempt may take before Temporal retries it elsewhere */
+  actionTimeoutSeconds?: number;
   retryOf?: string;
 }
 

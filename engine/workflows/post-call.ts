@@ -1,20 +1,23 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { PostCallActivities } from '../activities/post-call.js';
 import { evaluateIf, selectSwitchCase } from '../graph/conditions.js';
 import { entryOf, successor } from '../graph/walk.js';
 import type { GraphNode } from '../graph/types.js';
 import { ACTION_TYPES, type ActionType, type PostCallInput, type PostCallResult, type RunContext } from './post-call-types.js';
 
-const actions = proxyActivities<PostCallActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '1 minute',
-    maximumAttempts: 10,
-    nonRetryableErrorTypes: ['PermanentActionError'],
-  },
-});
+/** Retries with backoff for transient failures; validation and permanent CRM errors fail at once. */
+function actionActivities(timeoutSeconds: number) {
+  return proxyActivities<PostCallActivities>({
+    startToCloseTimeout: `${timeoutSeconds} seconds`,
+    retry: {
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '1 minute',
+      maximumAttempts: 10,
+      nonRetryableErrorTypes: ['PermanentActionError'],
+    },
+  });
+}
 
 // Recording is cheap, local and idempotent: a local activity avoids a task-queue round trip per step.
 const log = proxyLocalActivities<PostCallActivities>({ startToCloseTimeout: '10 seconds' });
@@ -33,12 +36,19 @@ const activityOf: Record<ActionType, keyof PostCallActivities> = {
 const isAction = (t: string): t is ActionType => (ACTION_TYPES as readonly string[]).includes(t);
 const isDraft = (n: GraphNode) => !n.config || Object.keys(n.config).length === 0;
 
+/** Patch ids: one per change that alters the commands a run issues (see test/temporal/replay.test.ts). */
+export const PATCH_REFRESH_CONTACT_FOR_BRANCH = 'refresh-contact-before-branch';
+
+/** Whether a branch's conditions look at the contact (tags, fields), which earlier steps may change. */
+const readsContact = (config: unknown) => JSON.stringify(config ?? {}).includes('"field":"contact.');
+
 /**
  * Walks the chain of the call's outcome on the pinned graph: branches are evaluated here, with the
  * same pure evaluator the digest uses; every action is one activity; every step is recorded.
  */
 export async function postCallWorkflow(input: PostCallInput): Promise<PostCallResult> {
   const { workflowId } = workflowInfo();
+  const actions = actionActivities(input.actionTimeoutSeconds ?? 30);
   const ctx: RunContext = { call: { ...input.call, fields: input.call.fields }, contact: input.contact };
   const byId = new Map(input.graph.nodes.map((n) => [n.id, n]));
   let nodeId: string | undefined = input.startNodeId ?? entryOf(input.graph, input.outcome) ?? undefined;
@@ -52,6 +62,11 @@ export async function postCallWorkflow(input: PostCallInput): Promise<PostCallRe
     seq += 1;
     const step = { executionId: input.executionId, seq, nodeId: node.id, nodeType: node.type, attempt: 1 };
     if (node.type === 'if' || node.type === 'switch') {
+      // Added after v1 histories were recorded: runs started before it replay without the read.
+      if (patched(PATCH_REFRESH_CONTACT_FOR_BRANCH) && readsContact(node.config)) {
+        const fresh = await log.loadContact({ agencyId: input.agencyId, locationId: input.locationId, contactId: input.call.contactId });
+        if (fresh) ctx.contact = fresh;
+      }
       const handle = node.type === 'if' ? String(evaluateIf(node.config as never, ctx)) : selectSwitchCase(node.config as never, ctx);
       await log.recordStep({ ...step, status: 'evaluated', input: node.config, output: { handle } });
       nodeId = successor(input.graph, node.id, handle) ?? undefined;

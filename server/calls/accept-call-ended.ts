@@ -86,6 +86,7 @@ export async function acceptCallEnded(s: Services, agencyId: string, event: Call
       },
       campaign: { callerId: campaign.fromNumbers[0] ?? null, calendarId: (campaign.config.calendarId as string | undefined) ?? null },
       contact: { ...contact.fields, ...contact, tags: contact.tags },
+      actionTimeoutSeconds: s.config.actionTimeoutSeconds,
     };
     s.repos.runInputs.put(agencyId, workflowId, input);
     return { duplicate: false as const, input };

@@ -26,6 +26,9 @@ try {
 
 export interface Harness {
   url: string;
+  dir: string;
+  taskQueue: string;
+  temporalAddress: string;
   db: Db;
   dbFile: string;
   repos: Repos;
@@ -38,7 +41,8 @@ export interface Harness {
   key(opts: { role?: Role; scopes?: Scope[] | 'all'; projectIds?: string[]; agencyId?: string }): string;
   api(method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
   worker: Worker | null;
-  restartWorker(ports?: Ports): Promise<void>;
+  /** stops the worker and (unless startAgain is false) starts a fresh one on the same task queue */
+  restartWorker(ports?: Ports, opts?: { startAgain?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,7 +52,7 @@ let counter = 0;
  * A real product instance for a test file: SQLite file in a temp dir, the Koa app on a free port,
  * and, when asked, a Temporal worker on its own task queue against the run's dev server.
  */
-export async function createHarness(opts: { temporal?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform } = {}): Promise<Harness> {
+export async function createHarness(opts: { temporal?: boolean; /** false: no in-process worker (the test runs worker processes) */ worker?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform } = {}): Promise<Harness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-test-'));
   const dbFile = path.join(dir, 'app.db');
   const db = openDb(dbFile);
@@ -82,7 +86,7 @@ export async function createHarness(opts: { temporal?: boolean; config?: Partial
   };
   if (opts.temporal) {
     temporal = await connectTemporal(address, 'default', taskQueue);
-    await startWorker(ports);
+    if (opts.worker !== false) await startWorker(ports);
   }
 
   const services: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger };
@@ -119,13 +123,13 @@ export async function createHarness(opts: { temporal?: boolean; config?: Partial
   };
 
   return {
-    url, db, dbFile, repos, services, temporal, agencyId, adminKey, otherAgencyKey, key, api,
+    url, dir, taskQueue, temporalAddress: address, db, dbFile, repos, services, temporal, agencyId, adminKey, otherAgencyKey, key, api,
     get worker() {
       return worker;
     },
-    async restartWorker(p = ports) {
+    async restartWorker(p = ports, o = {}) {
       await stopWorker();
-      await startWorker(p);
+      if (o.startAgain !== false) await startWorker(p);
     },
     async close() {
       await new Promise<void>((r) => server.close(() => r()));

@@ -35,7 +35,7 @@ describe('patchNodes', () => {
     expect(r.message).toBe('nodes[0].config.tags: must NOT have fewer than 1 items in node n2 (add-tag)');
     r = refusal(() => patchNodes(danaGraph(), [{ id: 'n2', label: 'ok' }, { id: 'n1', config: { body: 'CHANGE-ME please' } }]));
     expect(r.message).toBe('nodes[1].config.body: unreplaced stand-in "CHANGE-ME please" (contains CHANGE-ME) in node n1 (send-sms)');
-    r = refusal(() => patchNodes(danaGraph(), [{ id: 'n1', config: { body: null } }]));
+    r = refusal(() => patchNodes(danaGraph(), [{ id: 'n1', config: { body: null, fromNumber: '+15125550100' } }]));
     expect(r.message).toBe('nodes[0].config.body: is required in node n1 (send-sms)');
     r = refusal(() => patchNodes(danaGraph(), [{ id: 'n1', config: { colour: 'red' } }]));
     expect(r.message).toContain('nodes[0].config.colour: is not a setting here');

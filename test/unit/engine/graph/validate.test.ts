@@ -162,6 +162,7 @@ describe('validateGraph: ids, edges, handles, entries, cycles', () => {
   it('refuses non-finite positions and malformed shapes', () => {
     expect(first(graph([{ id: 'a', type: 'add-tag', config: { tags: ['a'] }, position: { x: 'left', y: 0 } }]))?.field).toBe('nodes[0].position');
     expect(first(graph(['nope']))?.message).toBe('nodes[0]: must be an object with id, type and config');
+    expect(first(graph([{ id: 'a', type: 'add-tag', label: 7, config: { tags: ['a'] } }]))?.message).toBe('nodes[0].label: must be text in node a (add-tag)');
     expect(findGraphProblems({ nodes: 1, edges: [], dispositionEntries: {} } as never)[0]?.message).toBe('nodes: must be an array');
   });
 });

@@ -1,0 +1,165 @@
+/**
+ * Lead lists at 1,000,000 leads (spec 4.7): p50 / p99 of one page (count + rows, as the route
+ * runs it) through the repository, against the same SQL as a raw better-sqlite3 statement.
+ *
+ *   npx tsx bench/lead-list.ts            # BENCH_LEADS=1000000 BENCH_ITERATIONS=200
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createRepos } from '../server/services.js';
+import { openDb, type Db } from '../server/store/db.js';
+import { leadListSql, type LeadPageQuery, type LeadRecord } from '../server/store/leads.js';
+import type { LeadCallStatus } from '../schemas/cadence.js';
+import { emit, percentile } from './figures.js';
+
+const FIRST = ['ana', 'bo', 'cy', 'dana', 'eli', 'fay', 'gus', 'hana', 'ivo', 'jo', 'kai', 'lea', 'max', 'nia', 'olu', 'pia', 'quin', 'ravi', 'sam', 'tess'];
+const LAST = ['garcia', 'smith', 'nguyen', 'kim', 'lopez', 'brown', 'okafor', 'patel', 'rossi', 'novak', 'silva', 'khan', 'meyer', 'diaz', 'sato', 'haddad', 'ivanova', 'murphy', 'chen', 'adeyemi'];
+const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+
+/** Deterministic pseudo-random numbers, so every run measures the same table. */
+function rng(seed: number) {
+  let x = seed >>> 0;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 0x1_0000_0000;
+  };
+}
+
+interface World {
+  db: Db;
+  dir: string;
+  agencyId: string;
+  campaignIds: string[];
+  insertMs: number;
+}
+
+/** An agency with 4 projects x 10 campaigns and `count` leads over 5 cadence steps, inserted in one transaction through the repository. */
+function build(count: number): World {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-leads-'));
+  const db = openDb(path.join(dir, 'app.db'));
+  const repos = createRepos(db);
+  const agencyId = 'bench';
+  repos.agencies.ensure(agencyId, 'Bench Agency', 100);
+  const campaigns: { id: string; projectId: string; locationId: string; name: string }[] = [];
+  for (let p = 0; p < 4; p++) {
+    const project = repos.projects.insert({ agencyId, crm: 'crm_a', locationId: `loc_bench_${p}`, timezone: 'America/Chicago', agencyName: 'Bench', active: true, status: 'live', installed: true, businessName: `Clinic ${p}` });
+    const agent = repos.agents.insert({ agencyId, projectId: project.id, locationId: project.locationId, name: 'a', agentType: 'outreach', capabilities: [], campaignId: null, postCallFields: [] } as never);
+    for (let c = 0; c < 10; c++) {
+      const campaign = repos.campaigns.insert({ agencyId, projectId: project.id, agentId: agent.id, name: `Campaign ${p}.${c}`, activeTags: ['new-lead'], inactiveTags: [], dialing: 'pd', agentType: null, fromNumbers: [], active: true, config: {} });
+      campaigns.push({ id: campaign.id, projectId: project.id, locationId: project.locationId, name: campaign.name });
+    }
+  }
+  const random = rng(42);
+  const statuses: LeadCallStatus[] = ['scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'calling', 'callback', 'waiting_for_window', 'completed', 'exhausted'];
+  const started = performance.now();
+  const base = Date.UTC(2026, 0, 1);
+  repos.leads.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const campaign = campaigns[Math.floor(random() * campaigns.length)]!;
+      const first = FIRST[Math.floor(random() * FIRST.length)]!;
+      const last = LAST[Math.floor(random() * LAST.length)]!;
+      const status = statuses[Math.floor(random() * statuses.length)]!;
+      const at = new Date(base + i * 1000).toISOString();
+      const lead: LeadRecord = {
+        id: `lead_${i.toString(36).padStart(8, '0')}`,
+        agencyId,
+        projectId: campaign.projectId,
+        campaignId: campaign.id,
+        contactId: `ct_${i}`,
+        queueId: `queue_${campaign.id}`,
+        cadenceId: 'cad_bench',
+        cadenceStep: Math.floor(random() * 5),
+        callStatus: status,
+        nextCallTime: at,
+        timezone: 'America/Chicago',
+        firstName: cap(first),
+        fullName: `${cap(first)} ${cap(last)}`,
+        email: `${first}.${last}${i}@example.net`,
+        phone: `+1512${String(2_000_000 + i).padStart(7, '0')}`,
+        live: !['completed', 'exhausted', 'dropped'].includes(status),
+        callerPreference: '',
+        tags: ['new-lead'],
+        locationId: campaign.locationId,
+        businessName: 'Clinic',
+        pipeline: '',
+        campaignName: campaign.name,
+        createdAt: at,
+        updatedAt: at,
+      };
+      repos.leads.insert(lead);
+    }
+  });
+  const insertMs = performance.now() - started;
+  return { db, dir, agencyId, campaignIds: campaigns.map((c) => c.id), insertMs };
+}
+
+function timeIt(iterations: number, fn: (i: number) => unknown): { p50: number; p99: number } {
+  for (let i = 0; i < 3; i++) fn(i); // warm the cache and the statement
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const t = performance.now();
+    fn(i);
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+export async function run(): Promise<void> {
+  const count = Number(process.env.BENCH_LEADS || 1_000_000);
+  const iterations = Number(process.env.BENCH_ITERATIONS || 200);
+  process.stderr.write(`[lead-list] inserting ${count} leads in one transaction...\n`);
+  const world = build(count);
+  process.stderr.write(`[lead-list] inserted in ${(world.insertMs / 1000).toFixed(1)} s\n`);
+  emit({ name: 'lead-list.insert', value: count / (world.insertMs / 1000), unit: 'leads/s', baseline: null, against: 'one transaction through the repository, 10 indexes' });
+  const repos = createRepos(world.db);
+  const limit = 25;
+
+  const shapes: { name: string; query: (i: number) => LeadPageQuery }[] = [
+    {
+      name: 'page-search',
+      // A surname typed into the search box: ~1 in 20 leads carry it.
+      query: (i) => ({ agencyId: world.agencyId, mode: 'pipeline', cadenceStep: 0, search: LAST[i % LAST.length]!, limit, offset: (i % 5) * limit }),
+    },
+    {
+      name: 'page-campaignIds',
+      // A combined view of three campaigns.
+      query: (i) => ({ agencyId: world.agencyId, mode: 'pipeline', cadenceStep: 1, campaignIds: world.campaignIds.slice(i % 30, (i % 30) + 3), limit, offset: (i % 5) * limit }),
+    },
+    {
+      name: 'page-step',
+      query: (i) => ({ agencyId: world.agencyId, mode: 'pipeline', cadenceStep: 2, limit, offset: (i % 5) * limit }),
+    },
+  ];
+
+  for (const shape of shapes) {
+    const q0 = shape.query(0);
+    const { from, where } = leadListSql(q0);
+    const explain = (sql: string) =>
+      world.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ ...leadListSql(q0).params, limit, offset: 0 }).map((r) => (r as { detail: string }).detail).join(' | ');
+    process.stderr.write(`[lead-list] ${shape.name}: count: ${explain(`SELECT count(*) FROM ${from} WHERE ${where}`)}; page: ${explain(`SELECT * FROM ${from} WHERE ${where} ORDER BY created_at, id LIMIT @limit OFFSET @offset`)}\n`);
+    // The baseline: the same SQL as raw statements, prepared once, rows left as they come.
+    const rawCount = world.db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${where}`).pluck();
+    const rawPage = world.db.prepare(`SELECT * FROM ${from} WHERE ${where} ORDER BY created_at, id LIMIT @limit OFFSET @offset`);
+    const iters = shape.name === 'page-search' ? Math.max(20, Math.floor(iterations / 4)) : iterations;
+    const ours = timeIt(iters, (i) => repos.leads.page(shape.query(i)));
+    const raw = timeIt(iters, (i) => {
+      const q = shape.query(i);
+      const { params } = leadListSql(q);
+      rawCount.get(params);
+      return rawPage.all({ ...params, limit: q.limit, offset: q.offset });
+    });
+    const total = repos.leads.page(q0).total;
+    const against = `raw better-sqlite3 statements, same SQL (count + page of ${limit}); ${total} matching leads`;
+    emit({ name: `lead-list.${shape.name}.p50`, value: ours.p50, unit: 'ms', baseline: raw.p50, against });
+    emit({ name: `lead-list.${shape.name}.p99`, value: ours.p99, unit: 'ms', baseline: raw.p99, against });
+  }
+  world.db.close();
+  fs.rmSync(world.dir, { recursive: true, force: true });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await run();

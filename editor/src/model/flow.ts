@@ -1,0 +1,126 @@
+/**
+ * Between the API's graph and React Flow's nodes and edges: lanes, entry edges, handle labels.
+ * Pure. Unchanged steps keep their object identity, so React Flow re-renders only what changed.
+ */
+import { DISPOSITIONS, OUTCOMES } from '../../../engine/graph/outcomes';
+import { reachable } from '../../../engine/graph/walk';
+import type { Workflow } from '../api/types';
+import { handlesOf } from './graph-ops';
+import { isServerPlaced, type XY } from './layout';
+import { specOf, summaryOf } from '../nodes/registry';
+import type { AppEdge, AppNode, Disposition, EntryEdge, FlowEdge, Graph, GraphNode, LaneData, LaneNode, StepNode } from './types';
+import { entryEdgeId, isStepNode, laneNodeId, ORPHAN_LANE } from './types';
+
+export function graphFromWorkflow(w: Pick<Workflow, 'nodes' | 'edges' | 'dispositionEntries'>): Graph {
+  const entries: Record<string, string> = {};
+  for (const [k, v] of Object.entries(w.dispositionEntries)) if (v) entries[k] = v;
+  return {
+    nodes: w.nodes.map((n) => ({ id: n.id, type: n.type, ...(n.label ? { label: n.label } : {}), config: (n.config ?? {}) as Record<string, unknown>, position: n.position ?? { x: 0, y: 0 } })),
+    edges: w.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, ...(e.sourceHandle ? { sourceHandle: e.sourceHandle } : {}) })),
+    dispositionEntries: entries,
+  };
+}
+
+/** The steps whose stored position a person chose. */
+export function pinnedOf(g: Graph): Set<string> {
+  return new Set(g.nodes.filter((n) => !isServerPlaced(n.position)).map((n) => n.id));
+}
+
+export function graphFromFlow(nodes: readonly AppNode[], edges: readonly AppEdge[], entries: Record<string, string>): Graph {
+  return {
+    nodes: nodes.filter(isStepNode).map((n) => ({
+      id: n.id,
+      type: n.type,
+      ...(n.data.label ? { label: n.data.label } : {}),
+      config: n.data.config as Record<string, unknown>,
+      position: { x: n.position.x, y: n.position.y },
+    })),
+    edges: edges.flatMap((e) => (e.type === 'flow' ? [{ id: e.id, source: e.source, target: e.target, ...(e.sourceHandle ? { sourceHandle: e.sourceHandle } : {}) }] : [])),
+    dispositionEntries: { ...entries },
+  };
+}
+
+/** Lanes to show: every outcome the agent can emit, any other outcome that still has a chain, and "Not connected". */
+export function laneList(emittable: readonly string[], g: Graph): LaneData[] {
+  const lanes: LaneData[] = [];
+  for (const d of DISPOSITIONS) {
+    const can = emittable.includes(d);
+    if (!can && !g.dispositionEntries[d]) continue;
+    lanes.push({ lane: d, title: OUTCOMES[d].label, color: OUTCOMES[d].color, emittable: can, empty: !g.dispositionEntries[d] });
+  }
+  const live = reachable(g as never);
+  if (g.nodes.some((n) => !live.has(n.id))) lanes.push({ lane: ORPHAN_LANE, title: 'Not connected', color: '#94a3b8', emittable: true, empty: false });
+  return lanes;
+}
+
+const sameData = (n: StepNode, g: GraphNode) => n.type === g.type && (n.data.label ?? '') === (g.label ?? '') && n.data.config === g.config;
+
+/**
+ * React Flow nodes for a graph. `positions` overrides where a step is drawn (the current layout),
+ * `prev` supplies measured sizes and selection.
+ */
+export function buildNodes(g: Graph, lanes: readonly LaneData[], prev: readonly AppNode[], positions: ReadonlyMap<string, XY> = new Map()): AppNode[] {
+  const old = new Map(prev.map((n) => [n.id, n]));
+  const steps: AppNode[] = g.nodes.map((gn) => {
+    const p = old.get(gn.id);
+    const position = positions.get(gn.id) ?? gn.position;
+    if (p && isStepNode(p) && sameData(p, gn) && p.position.x === position.x && p.position.y === position.y) return p;
+    const base = p && isStepNode(p) && p.type === gn.type ? { measured: p.measured, selected: p.selected } : {};
+    const ariaLabel = `${specOf(gn.type).title}${gn.label ? ` “${gn.label}”` : ''}, step ${gn.id}: ${summaryOf(gn.type, gn.config)}`;
+    return { ...base, id: gn.id, type: gn.type, position, ariaLabel, data: { ...(gn.label ? { label: gn.label } : {}), config: gn.config } } as StepNode;
+  });
+  const laneNodes: AppNode[] = lanes.map((l) => {
+    const id = laneNodeId(l.lane);
+    const p = old.get(id) as LaneNode | undefined;
+    if (p && p.type === 'lane' && JSON.stringify(p.data) === JSON.stringify(l)) return p;
+    return {
+      id,
+      type: 'lane',
+      position: p?.position ?? { x: 0, y: 0 },
+      ...(p?.measured && { measured: p.measured }),
+      data: l,
+      draggable: false,
+      selectable: false,
+      deletable: false,
+      focusable: false,
+    } satisfies LaneNode;
+  });
+  return [...laneNodes, ...steps];
+}
+
+export function buildEdges(g: Graph, prev: readonly AppEdge[]): AppEdge[] {
+  const old = new Map(prev.map((e) => [e.id, e]));
+  const byId = new Map(g.nodes.map((n) => [n.id, n]));
+  const flow: AppEdge[] = g.edges.map((e) => {
+    const source = byId.get(e.source);
+    const handleLabel = e.sourceHandle && source ? handlesOf(source).find((h) => h.id === e.sourceHandle)?.label : undefined;
+    const p = old.get(e.id) as FlowEdge | undefined;
+    if (p && p.type === 'flow' && p.source === e.source && p.target === e.target && (p.sourceHandle ?? undefined) === e.sourceHandle && p.data?.handleLabel === handleLabel) return p;
+    return {
+      id: e.id,
+      type: 'flow',
+      source: e.source,
+      target: e.target,
+      ...(e.sourceHandle ? { sourceHandle: e.sourceHandle } : {}),
+      data: handleLabel ? { handleLabel } : {},
+      ...(p?.selected && { selected: true }),
+    } satisfies FlowEdge;
+  });
+  const entries: AppEdge[] = Object.entries(g.dispositionEntries).map(([lane, target]) => {
+    const id = entryEdgeId(lane);
+    const p = old.get(id) as EntryEdge | undefined;
+    if (p && p.target === target) return p;
+    return { id, type: 'entry', source: laneNodeId(lane), target, data: { lane }, selectable: false, deletable: false, focusable: false } satisfies EntryEdge;
+  });
+  return [...entries, ...flow];
+}
+
+/** The lane a disposition-like string names, if it is one. */
+export const asDisposition = (s: string): Disposition | null => ((DISPOSITIONS as readonly string[]).includes(s) ? (s as Disposition) : null);
+
+/** For each step, the source handles that already lead somewhere, joined by "|" ('' for the unnamed one). */
+export function handlesInUse(g: Graph): Record<string, string> {
+  const out: Record<string, string[]> = {};
+  for (const e of g.edges) (out[e.source] ??= []).push(e.sourceHandle ?? '');
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.sort().join('|')]));
+}

@@ -1,0 +1,148 @@
+/**
+ * Automatic layout: one column per lane (outcome), each laid out top-down by dagre, branch children
+ * kept in handle order (true before false, cases in order). Pure and async (so a worker or ELK could
+ * replace dagre without touching callers); it only computes positions.
+ *
+ * Positions an admin chose are kept ("pinned"). Every other step is placed by the layout, and a step
+ * below a pinned one moves with it: it keeps the offset the layout gives it from its nearest pinned
+ * ancestor. So dragging the first step of a lane carries the rest of the lane along.
+ *
+ * Which stored positions are chosen? The server places appended steps on a fixed grid
+ * (engine/graph/layout.ts: lanes LANE_WIDTH apart, rows ROW_HEIGHT apart, branches in half-steps of
+ * 80 px). A stored position on that grid was placed by the system; anything else by a person. The
+ * editor saves automatic positions on that same grid (with the engine's own layoutGraph) and nudges
+ * a dropped node off it, so the distinction survives a save and a reload.
+ */
+import dagre from '@dagrejs/dagre';
+import { LANE_WIDTH, ROW_HEIGHT } from '../../../engine/graph/layout';
+
+export interface XY {
+  x: number;
+  y: number;
+}
+
+export const NODE_WIDTH = 240;
+export const NODE_HEIGHT = 76;
+export const LANE_HEADER_HEIGHT = 56;
+const GRID_X = LANE_WIDTH / 4;
+const GRID_Y = ROW_HEIGHT;
+const LANE_GAP = 72;
+const HEADER_GAP = 44;
+const TOP = LANE_HEADER_HEIGHT + HEADER_GAP;
+
+/** Whether a stored position is one the server's layout chose (not a person). */
+export function isServerPlaced(p: XY | undefined): boolean {
+  if (!p || !Number.isFinite(p.x) || !Number.isFinite(p.y)) return true;
+  return Number.isInteger(p.x / GRID_X) && Number.isInteger(p.y / GRID_Y);
+}
+
+/** A position a person chose, moved a pixel off the server grid if it happens to sit on it. */
+export function offGrid(p: XY): XY {
+  const r = { x: Math.round(p.x), y: Math.round(p.y) };
+  return isServerPlaced(r) ? { x: r.x + 1, y: r.y } : r;
+}
+
+export interface LayoutInput {
+  /** lanes in display order; `entry` is the step the lane starts at */
+  lanes: { id: string; entry: string | null }[];
+  nodes: { id: string; width?: number; height?: number; position: XY; pinned: boolean }[];
+  /** `order` sorts a branch's children left to right */
+  edges: { source: string; target: string; order: number }[];
+}
+
+export interface LayoutResult {
+  /** top-left of every step */
+  positions: Record<string, XY>;
+  /** top-left of every lane header, and the lane each step was placed in */
+  lanes: Record<string, XY>;
+  laneOf: Record<string, string>;
+}
+
+/** The lane of each step: the first lane (in display order) whose entry reaches it. */
+export function assignLanes(input: Pick<LayoutInput, 'lanes' | 'nodes' | 'edges'>, orphanLane: string): Record<string, string> {
+  const out = new Map<string, string[]>();
+  for (const e of input.edges) out.set(e.source, [...(out.get(e.source) ?? []), e.target]);
+  const laneOf: Record<string, string> = {};
+  for (const lane of input.lanes) {
+    const queue = lane.entry ? [lane.entry] : [];
+    while (queue.length) {
+      const id = queue.shift()!;
+      if (laneOf[id] !== undefined) continue;
+      laneOf[id] = lane.id;
+      queue.push(...(out.get(id) ?? []));
+    }
+  }
+  for (const n of input.nodes) laneOf[n.id] ??= orphanLane;
+  return laneOf;
+}
+
+export async function layoutWorkflow(input: LayoutInput, orphanLane = 'ORPHANS'): Promise<LayoutResult> {
+  const byId = new Map(input.nodes.map((n) => [n.id, n]));
+  const size = (id: string) => ({ width: byId.get(id)?.width ?? NODE_WIDTH, height: byId.get(id)?.height ?? NODE_HEIGHT });
+  const laneOf = assignLanes(input, orphanLane);
+  const laneIds = [...input.lanes.map((l) => l.id)];
+  if (input.nodes.some((n) => laneOf[n.id] === orphanLane) && !laneIds.includes(orphanLane)) laneIds.push(orphanLane);
+
+  const auto: Record<string, XY> = {};
+  const lanes: Record<string, XY> = {};
+  let cursor = 0;
+  for (const lane of laneIds) {
+    const members = input.nodes.filter((n) => laneOf[n.id] === lane);
+    const inLane = new Set(members.map((n) => n.id));
+    const edges = input.edges.filter((e) => inLane.has(e.source) && inLane.has(e.target)).sort((a, b) => (a.source === b.source ? a.order - b.order : 0));
+    let width = NODE_WIDTH;
+    if (members.length > 0) {
+      const g = new dagre.graphlib.Graph();
+      g.setGraph({ rankdir: 'TB', nodesep: 36, ranksep: 52, marginx: 0, marginy: 0 });
+      g.setDefaultEdgeLabel(() => ({}));
+      for (const n of members) g.setNode(n.id, size(n.id));
+      for (const e of edges) g.setEdge(e.source, e.target);
+      // Branch children left to right in handle order.
+      const constraints: { left: string; right: string }[] = [];
+      const bySource = new Map<string, string[]>();
+      for (const e of edges) bySource.set(e.source, [...(bySource.get(e.source) ?? []), e.target]);
+      for (const targets of bySource.values()) for (let i = 1; i < targets.length; i++) constraints.push({ left: targets[i - 1]!, right: targets[i]! });
+      dagre.layout(g, constraints.length ? { constraints } : {});
+      width = Math.max(NODE_WIDTH, g.graph().width ?? NODE_WIDTH);
+      for (const n of members) {
+        const p = g.node(n.id) as { x: number; y: number };
+        const s = size(n.id);
+        auto[n.id] = { x: cursor + p.x - s.width / 2, y: TOP + p.y - s.height / 2 };
+      }
+    }
+    lanes[lane] = { x: cursor + (width - NODE_WIDTH) / 2, y: 0 };
+    cursor += width + LANE_GAP;
+  }
+
+  // Steps below a pinned step move with it: each unpinned step inherits its parent's shift.
+  const parent = new Map<string, string>();
+  for (const e of [...input.edges].sort((a, b) => a.order - b.order)) if (!parent.has(e.target) && laneOf[e.source] === laneOf[e.target]) parent.set(e.target, e.source);
+  const shift = new Map<string, XY>();
+  const shiftOf = (id: string, depth = 0): XY => {
+    const known = shift.get(id);
+    if (known) return known;
+    const n = byId.get(id)!;
+    let s: XY = { x: 0, y: 0 };
+    if (n.pinned) s = { x: n.position.x - auto[id]!.x, y: n.position.y - auto[id]!.y };
+    else {
+      const p = parent.get(id);
+      if (p && depth < 10_000) s = shiftOf(p, depth + 1);
+    }
+    shift.set(id, s);
+    return s;
+  };
+  const positions: Record<string, XY> = {};
+  for (const n of input.nodes) {
+    const s = shiftOf(n.id);
+    positions[n.id] = n.pinned ? { ...n.position } : { x: Math.round(auto[n.id]!.x + s.x), y: Math.round(auto[n.id]!.y + s.y) };
+  }
+  // A lane header sits above its entry step, wherever that step is.
+  for (const lane of input.lanes) {
+    if (!lane.entry || !positions[lane.entry]) continue;
+    const p = positions[lane.entry]!;
+    lanes[lane.id] = { x: p.x + (size(lane.entry).width - NODE_WIDTH) / 2, y: p.y - LANE_HEADER_HEIGHT - HEADER_GAP };
+  }
+  const orphanTop = Math.min(...input.nodes.filter((n) => laneOf[n.id] === orphanLane).map((n) => positions[n.id]!.y));
+  if (Number.isFinite(orphanTop) && lanes[orphanLane]) lanes[orphanLane] = { x: lanes[orphanLane]!.x, y: Math.min(0, orphanTop - LANE_HEADER_HEIGHT - HEADER_GAP) };
+  return { positions, lanes, laneOf };
+}

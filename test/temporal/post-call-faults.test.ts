@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { createProjectAgentCampaign } from '../helpers/fixtures.js';
+import { awaitRun, callEnded, postCallEvent } from '../helpers/events.js';
+import type { Ports } from '../../engine/ports.js';
+
+const open: Harness[] = [];
+afterAll(async () => {
+  for (const h of open) await h.close();
+});
+
+describe('faults', () => {
+  it('a port that fails twice then succeeds: the effect happens once, the history shows three attempts', async () => {
+    let calls = 0;
+    const h = await createHarness({
+      temporal: true,
+      ports: (base): Ports => ({
+        ...base,
+        crm: {
+          ...base.crm,
+          addTags: async (e, contactId, tags) => {
+            calls += 1;
+            if (calls <= 2) throw new Error(`CRM timed out (attempt ${calls})`);
+            return base.crm.addTags(e, contactId, tags);
+          },
+        },
+      }),
+    });
+    open.push(h);
+    const ctx = await createProjectAgentCampaign(h);
+    const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
+    await h.api('POST', `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow/outcomes/VOICEMAIL/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['vm-left'] } }] } });
+    const event = callEnded(ctx.campaignId, { contactId: contact.id });
+    await postCallEvent(h, event);
+    expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'succeeded' });
+    expect(calls).toBe(3);
+    expect(h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!.tags).toEqual(['vm-left']);
+    expect(h.repos.effects.countWithPrefix(`post-call:${event.call.callId}:`)).toBe(1);
+    const [step] = h.repos.executions.byWorkflowId(h.agencyId, `post-call:${event.call.callId}`)!.steps;
+    expect(step).toMatchObject({ status: 'succeeded', attempts: 3, error: null });
+  });
+
+  it('retry re-runs a failed run from its failed step', async () => {
+    let failing = true;
+    const h = await createHarness({
+      temporal: true,
+      ports: (base): Ports => ({
+        ...base,
+        crm: {
+          ...base.crm,
+          moveStage: async (...args) => {
+            if (failing) throw new (await import('../../engine/ports.js')).PermanentPortError('pipeline patients has no stage booked');
+            return base.crm.moveStage(...args);
+          },
+        },
+      }),
+    });
+    open.push(h);
+    const ctx = await createProjectAgentCampaign(h);
+    const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
+    const wf = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`;
+    await h.api('POST', `${wf}/outcomes/SUCCESS/nodes`, {
+      body: { nodes: [{ type: 'add-tag', config: { tags: ['won'] } }, { type: 'move-stage', config: { pipelineId: 'patients', stageId: 'booked' } }, { type: 'add-note', config: { body: 'booked' } }] },
+    });
+    const event = callEnded(ctx.campaignId, { contactId: contact.id, disposition: 'SUCCESS' });
+    await postCallEvent(h, event);
+    expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'failed' });
+    const failed = h.repos.executions.byWorkflowId(h.agencyId, `post-call:${event.call.callId}`)!;
+    failing = false;
+    const retry = await h.api('POST', `${wf}/executions/${failed.id}/retry`);
+    expect(retry.status, retry.text).toBe(202);
+    const run = await h.temporal!.client.workflow.getHandle(retry.body.data.workflowId).result();
+    expect(run).toMatchObject({ status: 'succeeded', steps: 2 });
+    const c = h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!;
+    expect(c).toMatchObject({ tags: ['won'], stageId: 'booked' });
+    expect(c.notes).toHaveLength(1);
+    const again = await h.api('POST', `${wf}/executions/${failed.id}/retry`);
+    expect(again.status).toBe(202);
+    const second = await h.api('POST', `${wf}/executions/${retry.body.data.id}/retry`);
+    expect(second.status).toBe(409);
+  });
+
+  it('the worker process is killed mid-chain and another takes over: the chain finishes, each effect exactly once', async () => {
+    const h = await createHarness({ temporal: true, worker: false, config: { actionTimeoutSeconds: 3 } });
+    open.push(h);
+    const ctx = await createProjectAgentCampaign(h);
+    const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, firstName: 'Ana', phone: '+15125550123' });
+    await h.api('POST', `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow/outcomes/VOICEMAIL/nodes`, {
+      body: { nodes: [{ type: 'add-tag', config: { tags: ['vm-left'] } }, { type: 'send-sms', config: { body: 'Hi {{contact.firstName}}' } }, { type: 'add-note', config: { body: 'texted' } }] },
+    });
+    const first = await startWorkerProcess(h);
+    const event = callEnded(ctx.campaignId, { contactId: contact.id });
+    expect((await postCallEvent(h, event)).status).toBe(202);
+    const workflowId = `post-call:${event.call.callId}`;
+    // The sandbox carrier takes 1.5 s: kill the worker while the SMS is in flight.
+    await until(() => h.repos.executions.byWorkflowId(h.agencyId, workflowId)?.steps.some((s) => s.nodeType === 'send-sms' && s.status === 'running'));
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    const second = await startWorkerProcess(h);
+    try {
+      expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'succeeded', steps: 3 });
+    } finally {
+      second.kill('SIGTERM');
+    }
+    const c = h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!;
+    expect(c.tags).toEqual(['vm-left']);
+    expect(c.notes).toHaveLength(1);
+    expect(h.db.prepare('SELECT count(*) AS n FROM outbox WHERE contact_id = ?').get(contact.id)).toEqual({ n: 1 });
+    expect(h.repos.effects.countWithPrefix(`${workflowId}:`)).toBe(3);
+    const steps = h.repos.executions.byWorkflowId(h.agencyId, workflowId)!.steps;
+    expect(steps.map((s) => [s.nodeType, s.status])).toEqual([['add-tag', 'succeeded'], ['send-sms', 'succeeded'], ['add-note', 'succeeded']]);
+    expect(steps[1]!.attempts).toBe(2);
+  });
+});
+
+async function until(check: () => boolean | undefined, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** `npm run worker` as a real process against the test's store and task queue; resolves once it polls. */
+function startWorkerProcess(h: Harness): Promise<ChildProcess> {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts'), '--role=worker'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: h.dir, TEMPORAL_ADDRESS: h.temporalAddress, TEMPORAL_TASK_QUEUE: h.taskQueue, SANDBOX_CARRIER_LATENCY_MS: '1500', LOG_LEVEL: 'info', SEED_DEMO: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('worker running')) resolve(child);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}:\n${out}`)));
+  });
+}

@@ -76,7 +76,7 @@ fs.mkdirSync(out, { recursive: true });
 for (const [name, disposition, fields] of runs) {
   const callId = `rec-${name}`;
   const event = { type: 'call.ended' as const, call: { callId, campaignId: campaign.id, contactId: contact.id, phoneNumber: '+15125550123', dateTime: new Date().toISOString(), disposition, fields, callSummary: 'summary' } };
-  await acceptCallEnded(s, agency.id, event, signPayload(agency.signingSecret, JSON.stringify(event)) + name);
+  await acceptCallEnded(s, agency.id, event as never, signPayload(agency.signingSecret, JSON.stringify(event)) + name);
   const handle = temporal.client.workflow.getHandle(`post-call:${callId}`);
   const result = await handle.result();
   const file = path.join(out, `${tag}-${name}.json`);

@@ -5,7 +5,7 @@ import { emittableOutcomes, normalizeOutcome, type Disposition } from '../../eng
 import { patchNodes } from '../../engine/graph/patch.js';
 import { deleteNode } from '../../engine/graph/relink.js';
 import { switchOutcome } from '../../engine/graph/switch-outcome.js';
-import { validateGraph } from '../../engine/graph/validate.js';
+import { prepareGraph, validateGraph } from '../../engine/graph/validate.js';
 import type { Graph } from '../../engine/graph/types.js';
 import { AppError, notFound } from '../http/errors.js';
 import { defineRoute, type Deprecation, type RouteDef } from '../http/route.js';
@@ -165,9 +165,8 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
       responses: { 200: { description: 'the stored workflow', schema: WorkflowWithWarnings } },
       handler: ({ ctx, caller, params, query, body }) => {
         const t = target(caller, ctx, params as never, query as never);
-        const stored = write(caller, t, body.expectedVersion, () => ({
-          graph: { nodes: body.nodes, edges: body.edges, dispositionEntries: body.dispositionEntries } as unknown as Graph,
-        }));
+        // prepareGraph validates, copies to the stored shape and places nodes sent without a position.
+        const stored = write(caller, t, body.expectedVersion, () => ({ graph: prepareGraph(body as never) }));
         return answer(t, stored);
       },
     }),

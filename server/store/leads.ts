@@ -139,9 +139,12 @@ const LIST_STATUS = {
 
 /**
  * The SQL of one list shape (which filters are present); the values are bound as named parameters.
- * A whole-step list names its index: the planner's cost model sees two indexes with the same
- * prefix as equal, while the narrow one counts a plain step twice as fast and only the wide one
- * can test `search` without reading the table.
+ *
+ * Each shape names its index, so the plan does not depend on statistics the store never gathers:
+ * - a campaign, project or cadence filter walks that filter's index, so a page costs what the
+ *   filter matches, never a scan of the whole step looking for a small campaign's leads;
+ * - a whole step walks the narrow step index (counts twice as fast), or with `search` the wide
+ *   one, which tests `search` without reading the table.
  */
 export function leadListSql(q: LeadPageQuery): { from: string; where: string; params: Record<string, unknown> } {
   const terms = ['agency_id = @agencyId', LIST_STATUS[q.mode]];
@@ -175,9 +178,15 @@ export function leadListSql(q: LeadPageQuery): { from: string; where: string; pa
     terms.push('instr(search, @search) > 0');
     params.search = q.search;
   }
-  const wholeStep = q.mode === 'pipeline' && q.projectId === undefined && q.projectIds === undefined && q.campaignIds === undefined && q.cadenceId === undefined;
-  const from = wholeStep ? `leads INDEXED BY ${q.search ? 'leads_step_search' : 'leads_step'}` : 'leads';
-  return { from, where: terms.join(' AND '), params };
+  return { from: `leads INDEXED BY ${listIndex(q)}`, where: terms.join(' AND '), params };
+}
+
+function listIndex(q: LeadPageQuery): string {
+  if (q.mode === 'parked') return q.campaignIds !== undefined ? 'leads_parked_campaign' : 'leads_parked';
+  if (q.campaignIds !== undefined) return 'leads_step_campaign';
+  if (q.projectId !== undefined || q.projectIds !== undefined) return 'leads_step_project';
+  if (q.cadenceId !== undefined) return 'leads_step_cadence';
+  return q.search ? 'leads_step_search' : 'leads_step';
 }
 
 const COLUMNS = `id, agency_id, project_id, campaign_id, contact_id, queue_id, cadence_id, cadence_step, call_status,

@@ -118,9 +118,9 @@ export function buildEdges(g: Graph, prev: readonly AppEdge[]): AppEdge[] {
 /** The lane a disposition-like string names, if it is one. */
 export const asDisposition = (s: string): Disposition | null => ((DISPOSITIONS as readonly string[]).includes(s) ? (s as Disposition) : null);
 
-/** For each step, the source handles that already lead somewhere, joined by "|" ('' for the unnamed one). */
+/** For each step, the source handles that already lead somewhere, joined by "|" ('-' for the unnamed one). */
 export function handlesInUse(g: Graph): Record<string, string> {
   const out: Record<string, string[]> = {};
-  for (const e of g.edges) (out[e.source] ??= []).push(e.sourceHandle ?? '');
+  for (const e of g.edges) (out[e.source] ??= []).push(e.sourceHandle ?? '-');
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.sort().join('|')]));
 }

@@ -73,7 +73,7 @@ export interface EditorState {
   warnings: Warning[];
   /** warning messages per step, joined by newlines */
   warningsByNode: Record<string, string>;
-  /** per step, the source handles that already lead somewhere ('' is the unnamed one), joined by "|" */
+  /** per step, the source handles that already lead somewhere ('-' is the unnamed one), joined by "|" */
   handlesInUse: Record<string, string>;
   /** the server's (or a local) refusal, on the step it names */
   errors: Record<string, string>;
@@ -82,11 +82,14 @@ export interface EditorState {
   run: RunView | null;
   /** bumped whenever the layout must be recomputed */
   layoutRev: number;
+  /** bumped each time a layout result is applied */
+  layoutApplied: number;
   laidOut: boolean;
   tab: Tab;
   selectedId: string | null;
   addMenu: { at: InsertPoint; label: string } | null;
-  focusRequest: { nodeId: string; seq: number } | null;
+  /** `form`: a step just added, whose form should take the keyboard */
+  focusRequest: { nodeId: string; seq: number; target: 'node' | 'form' } | null;
   notice: { text: string; seq: number } | null;
 
   // canvas
@@ -326,6 +329,7 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
       conflict: null,
       run: null,
       layoutRev: 1,
+      layoutApplied: 0,
       laidOut: false,
       tab: 'warnings',
       selectedId: null,
@@ -404,6 +408,7 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
         if (rev !== get().layoutRev) return;
         set((s) => ({
           laidOut: true,
+          layoutApplied: s.layoutApplied + 1,
           nodes: s.nodes.map((n) => {
             const p = n.type === 'lane' ? result.lanes[n.data.lane] : result.positions[n.id];
             if (!p || (p.x === n.position.x && p.y === n.position.y)) return n;
@@ -423,7 +428,7 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
       },
       focusNode(id) {
         markSelected(id);
-        set((s) => ({ tab: s.tab === 'runs' ? 'runs' : 'node', focusRequest: { nodeId: id, seq: (s.focusRequest?.seq ?? 0) + 1 } }));
+        set((s) => ({ tab: s.tab === 'runs' ? 'runs' : 'node', focusRequest: { nodeId: id, seq: (s.focusRequest?.seq ?? 0) + 1, target: 'node' } }));
       },
       setTab(tab) {
         set({ tab });
@@ -439,7 +444,7 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
           const res = ops.addNode(graph(), at, { type, config: {} });
           const op: PendingOp = res.appendedTo ? { kind: 'append', lane: res.appendedTo, nodeIds: [res.nodeId] } : { kind: 'graph', what: `add ${type}` };
           edit(res.graph, op, { select: res.nodeId });
-          set({ addMenu: null, tab: 'node', focusRequest: { nodeId: res.nodeId, seq: (get().focusRequest?.seq ?? 0) + 1 } });
+          set({ addMenu: null, tab: 'node', focusRequest: { nodeId: res.nodeId, seq: (get().focusRequest?.seq ?? 0) + 1, target: 'form' } });
           return res.nodeId;
         } catch (err) {
           refuse(err);

@@ -1,0 +1,76 @@
+/** The React Flow canvas: lanes, steps, edges, MiniMap, Controls; interactions come from small hooks. */
+import { useEffect, useRef } from 'react';
+import { Background, Controls, MarkerType, MiniMap, ReactFlow, type DefaultEdgeOptions } from '@xyflow/react';
+import { useAutoLayout } from '../hooks/use-auto-layout';
+import { useFitOnLoad } from '../hooks/use-fit-on-load';
+import { useFocusRequest } from '../hooks/use-focus-request';
+import { usePaletteDrop } from '../hooks/use-palette-drop';
+import type { AppNode } from '../model/types';
+import { edgeTypes, nodeTypes } from '../nodes';
+import { specOf } from '../nodes/registry';
+import { useEditor, useEditorShallow } from '../store/context';
+import { RunBanner } from './RunBanner';
+
+const defaultEdgeOptions: DefaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
+/** Above this many steps only what is on screen is drawn (panning a 1,000-step graph stays smooth). */
+export const VISIBLE_ONLY_ABOVE = 250;
+
+const miniMapColor = (n: AppNode) => (n.type === 'lane' ? n.data.color : specOf(n.type).accent);
+
+export function Canvas() {
+  const { nodes, edges, onNodesChange, onEdgesChange, onConnect, beginDrag, endDrag, select, laidOut } = useEditorShallow((s) => ({
+    nodes: s.nodes,
+    edges: s.edges,
+    onNodesChange: s.onNodesChange,
+    onEdgesChange: s.onEdgesChange,
+    onConnect: s.onConnect,
+    beginDrag: s.beginDrag,
+    endDrag: s.endDrag,
+    select: s.select,
+    laidOut: s.laidOut,
+  }));
+  const large = useEditor((s) => s.nodes.length > VISIBLE_ONLY_ABOVE);
+  useAutoLayout(!large);
+  useFitOnLoad();
+  useFocusRequest();
+  const { onDragOver, onDrop } = usePaletteDrop();
+
+  const marked = useRef(false);
+  useEffect(() => {
+    if (marked.current || nodes.length === 0) return;
+    marked.current = true;
+    requestAnimationFrame(() => performance.mark('vc:first-render'));
+  }, [nodes.length]);
+
+  return (
+    <div className={`canvas${laidOut ? '' : ' layout-pending'}`} data-testid="canvas" aria-label="Workflow canvas" role="region" onDragOver={onDragOver} onDrop={onDrop}>
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        defaultEdgeOptions={defaultEdgeOptions}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        onNodeDragStart={() => beginDrag()}
+        onNodeDragStop={(_, __, moved) => endDrag(moved.map((n) => n.id))}
+        onPaneClick={() => select(null)}
+        deleteKeyCode={null}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={['Meta', 'Control']}
+        minZoom={0.05}
+        maxZoom={2}
+        onlyRenderVisibleElements={large}
+        elevateEdgesOnSelect
+        nodeDragThreshold={4}
+        ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter to select a step, Delete to remove it, arrow keys to move it.' }}
+      >
+        <Background gap={24} size={1} />
+        <MiniMap pannable zoomable nodeColor={miniMapColor} nodeStrokeWidth={2} ariaLabel="Mini map of the workflow" />
+        <Controls showInteractive={false} aria-label="Zoom controls" />
+      </ReactFlow>
+      <RunBanner />
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+/** Over the canvas while a run is open: which call, how it ended, and a way back. */
+import { OUTCOMES } from '../../../engine/graph/outcomes';
+import { asDisposition } from '../model/flow';
+import { useEditor } from '../store/context';
+
+export function RunBanner() {
+  const run = useEditor((s) => s.run);
+  const version = useEditor((s) => s.base.version);
+  const openRun = useEditor((s) => s.openRun);
+  if (!run) return null;
+  const e = run.execution;
+  const d = asDisposition(e.outcome);
+  return (
+    <div className={`run-banner run-${e.status}`} data-testid="run-banner" role="status">
+      <span className="lane-dot" style={{ background: d ? OUTCOMES[d].color : '#64748b' }} aria-hidden="true" />
+      <span>
+        Call <strong>{e.callId}</strong> ended in <strong>{d ? OUTCOMES[d].label : e.outcome}</strong>: run {e.status}, {e.steps.length} step{e.steps.length === 1 ? '' : 's'}.
+        {e.graphVersion !== version && (
+          <em>
+            {' '}
+            It ran on version {e.graphVersion}; the canvas shows version {version}
+            {run.missing.length ? ` (steps ${run.missing.join(', ')} are no longer here)` : ''}.
+          </em>
+        )}
+      </span>
+      <button type="button" onClick={() => void openRun(null)} data-testid="run-close">
+        Close run
+      </button>
+    </div>
+  );
+}

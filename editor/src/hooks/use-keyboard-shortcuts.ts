@@ -1,0 +1,52 @@
+import { useEffect } from 'react';
+import { useEditorStore } from '../store/context';
+
+const isTyping = (t: EventTarget | null) =>
+  t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
+
+/**
+ * Delete / Backspace removes the selection (re-linking the chain); Ctrl/Cmd+Z undo, +Shift+Z or +Y
+ * redo; Ctrl/Cmd+C / V copy and paste steps; Ctrl/Cmd+S save (also while typing); Escape closes
+ * the add menu, then the open run, then clears the selection.
+ */
+export function useKeyboardShortcuts() {
+  const store = useEditorStore();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const s = store.getState();
+      const mod = e.ctrlKey || e.metaKey;
+      const key = e.key.toLowerCase();
+      if (mod && key === 's') {
+        e.preventDefault();
+        void s.save();
+        return;
+      }
+      if (s.conflict || document.querySelector('[role="dialog"][aria-modal="true"]')) return;
+      if (isTyping(e.target)) return;
+      if (mod && key === 'z') {
+        e.preventDefault();
+        if (e.shiftKey) s.redo();
+        else s.undo();
+      } else if (mod && key === 'y') {
+        e.preventDefault();
+        s.redo();
+      } else if (mod && key === 'c') {
+        if (window.getSelection()?.toString()) return;
+        e.preventDefault();
+        s.copy();
+      } else if (mod && key === 'v') {
+        e.preventDefault();
+        s.paste();
+      } else if (!mod && (e.key === 'Delete' || e.key === 'Backspace')) {
+        e.preventDefault();
+        s.deleteSelection();
+      } else if (e.key === 'Escape') {
+        if (s.addMenu) s.closeAddMenu();
+        else if (s.run) void s.openRun(null);
+        else s.select(null);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+}

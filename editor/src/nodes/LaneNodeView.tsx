@@ -1,0 +1,51 @@
+/** A lane header: the outcome's dashboard label and colour, where its chain starts, and "+ Add step". */
+import { memo } from 'react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { Icon } from '../components/Icon';
+import { asDisposition } from '../model/flow';
+import type { LaneNode } from '../model/types';
+import { ORPHAN_LANE } from '../model/types';
+import { useEditor } from '../store/context';
+
+export const LaneNodeView = memo(function LaneNodeView({ data }: NodeProps<LaneNode>) {
+  const openAddMenu = useEditor((s) => s.openAddMenu);
+  const onPath = useEditor((s) => s.run?.execution.outcome === data.lane);
+  const lane = asDisposition(data.lane);
+  const orphans = data.lane === ORPHAN_LANE;
+  return (
+    <div
+      className={`lane${data.empty ? ' lane-empty' : ''}${!data.emittable ? ' lane-muted' : ''}${onPath ? ' lane-on-path' : ''}`}
+      style={{ ['--lane' as string]: data.color }}
+      data-testid={`lane-${data.lane}`}
+      role="group"
+      aria-label={`${data.title} lane${data.empty ? ', empty' : ''}`}
+    >
+      <div className="lane-head">
+        <span className="lane-dot" aria-hidden="true" />
+        <span className="lane-title">{data.title}</span>
+        {!orphans && <span className="lane-code">{data.lane}</span>}
+        {lane && (
+          <button
+            type="button"
+            className="lane-add nodrag nopan"
+            data-testid={`lane-add-${data.lane}`}
+            aria-label={`Add a step to the end of ${data.title}`}
+            onClick={() => openAddMenu({ kind: 'lane', lane }, `at the end of ${data.title}`)}
+          >
+            <Icon name="plus" size={12} /> Add step
+          </button>
+        )}
+      </div>
+      <div className="lane-note">
+        {orphans
+          ? 'No outcome reaches these steps: connect or delete them.'
+          : !data.emittable
+            ? 'This agent can no longer end calls here; the chain will not run.'
+            : data.empty
+              ? 'Nothing happens yet.'
+              : 'Starts here'}
+      </div>
+      {!orphans && <Handle type="source" position={Position.Bottom} className="lane-handle" aria-label={`Start of ${data.title}`} />}
+    </div>
+  );
+});

@@ -1,0 +1,105 @@
+/**
+ * A workflow step on the canvas: icon, title, one-line summary, badges (draft, warnings, error,
+ * run status) and its handles, with labels for branch handles. Reads its overlays from the store
+ * by id; calls store actions directly (no callbacks in `data`).
+ */
+import { memo } from 'react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { Icon, type IconName } from '../components/Icon';
+import { handlesOf } from '../model/graph-ops';
+import type { StepNode } from '../model/types';
+import { isDraft } from '../model/types';
+import { useEditor } from '../store/context';
+import { specOf, summaryOf } from './registry';
+
+const STATUS_ICON: Record<string, IconName> = { succeeded: 'check', failed: 'cross', skipped: 'skip', evaluated: 'branch', running: 'clock' };
+
+export const StepNodeView = memo(function StepNodeView({ id, type, data, selected }: NodeProps<StepNode>) {
+  const spec = specOf(type);
+  const warning = useEditor((s) => s.warningsByNode[id]);
+  const error = useEditor((s) => s.errors[id]);
+  const status = useEditor((s) => s.run?.statusByNode[id]);
+  const inRun = useEditor((s) => s.run !== null);
+  const used = useEditor((s) => s.handlesInUse[id]);
+  const openAddMenu = useEditor((s) => s.openAddMenu);
+  const draft = isDraft(data.config);
+  const handles = handlesOf({ type, config: data.config as Record<string, unknown> });
+  const usedSet = new Set(used ? used.split('|') : []);
+  const hasOut = (h: string | undefined) => usedSet.has(h ?? '-');
+  const title = data.label || spec.title;
+  const summary = summaryOf(type, data.config);
+
+  const classes = ['step', `step-${type}`, selected && 'selected', draft && 'draft', error && 'has-error', status && `run-${status}`, inRun && !status && 'run-dim'].filter(Boolean).join(' ');
+  return (
+    <div className={classes} data-testid={`node-${id}`} data-type={type} data-status={status} style={{ ['--accent' as string]: spec.accent }}>
+      <Handle type="target" position={Position.Top} aria-label={`Into ${title}`} />
+      <div className="step-head">
+        <span className="step-icon">
+          <Icon name={spec.icon} />
+        </span>
+        <span className="step-title" title={title}>
+          {title}
+        </span>
+        <span className="step-id">{id}</span>
+      </div>
+      <div className="step-summary" title={summary}>
+        {summary}
+      </div>
+      <div className="step-badges">
+        {draft && <span className="badge badge-draft">Draft</span>}
+        {warning && (
+          <span className="badge badge-warning" title={warning} data-testid={`node-${id}-warning`}>
+            <Icon name="warning" size={12} /> {warning.split('\n').length}
+          </span>
+        )}
+        {error && (
+          <span className="badge badge-error" title={error} data-testid={`node-${id}-error`}>
+            <Icon name="cross" size={12} /> Not saved
+          </span>
+        )}
+        {status && (
+          <span className={`badge badge-run badge-${status}`} data-testid={`node-${id}-status`}>
+            <Icon name={STATUS_ICON[status] ?? 'check'} size={12} /> {status}
+          </span>
+        )}
+      </div>
+      {handles.map((h, i) => {
+        const left = `${((i + 1) / (handles.length + 1)) * 100}%`;
+        const open = !hasOut(h.id);
+        return (
+          <div key={h.id ?? 'out'}>
+            <Handle
+              id={h.id}
+              type="source"
+              position={Position.Bottom}
+              style={{ left }}
+              className={h.id ? `handle-${h.id}` : undefined}
+              aria-label={h.id ? `${title}: ${h.label}` : `Out of ${title}`}
+            />
+            {h.id && (
+              <span className={`handle-label handle-label-${h.id === 'true' ? 'true' : h.id === 'false' ? 'false' : 'case'}`} style={{ left }}>
+                {h.label}
+              </span>
+            )}
+            {open && (
+              <button
+                type="button"
+                className="add-after nodrag nopan"
+                style={{ left }}
+                data-testid={`add-after-${id}${h.id ? `-${h.id}` : ''}`}
+                aria-label={`Add a step after ${title}${h.id ? ` on “${h.label}”` : ''}`}
+                title="Add a step here"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  openAddMenu({ kind: 'after', nodeId: id, ...(h.id !== undefined && { handle: h.id }) }, `after ${title}${h.id ? ` (${h.label})` : ''}`);
+                }}
+              >
+                <Icon name="plus" size={12} />
+              </button>
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+});

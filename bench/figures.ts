@@ -11,7 +11,7 @@ export interface Figure {
 
 export function emit(f: Omit<Figure, 'ratio'>): void {
   const ratio = f.baseline ? Number((f.value / f.baseline).toFixed(3)) : null;
-  process.stdout.write(JSON.stringify({ ...f, value: Number(f.value.toFixed(3)), ratio }) + '\n');
+  process.stdout.write(JSON.stringify({ ...f, value: Number(f.value.toFixed(3)), baseline: f.baseline === null ? null : Number(f.baseline.toFixed(3)), ratio }) + "\n");
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { createApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { createLogger } from '../../server/logger.js';
+import { createEmbeddedPorts, createNumberInventory, createRepos, type Services } from '../../server/services.js';
+import { openDb } from '../../server/store/db.js';
+import { SCOPES } from '../../server/store/api-keys.js';
+import { connectTemporal } from '../../server/temporal/client.js';
+import { startDevServer } from '../../server/temporal/launcher.js';
+import { createWorker } from '../../server/temporal/worker.js';
+
+try {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+} catch {
+  /* installed */
+}
+
+/** The product as `npm start` runs it (embedded Temporal, in-process worker), on a temp store. */
+export async function startInstance(opts: { temporal?: boolean } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  const db = openDb(path.join(dir, 'app.db'));
+  const repos = createRepos(db);
+  const ports = createEmbeddedPorts(db, repos);
+  const config = { ...loadConfig({}), dataDir: dir, logLevel: 'silent', rateLimitPoints: 10_000_000, defaultPlanLimit: 1000 };
+  const stops: (() => Promise<void>)[] = [];
+  let temporal = null;
+  let address = '';
+  if (opts.temporal) {
+    const dev = await startDevServer({ uiPort: null });
+    address = dev.address;
+    stops.push(() => dev.stop());
+    temporal = await connectTemporal(address, 'default', config.taskQueue);
+    const { worker, connection } = await createWorker({ address, namespace: 'default', taskQueue: config.taskQueue, ports });
+    const running = worker.run();
+    stops.unshift(async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await temporal!.close();
+    });
+  }
+  const services: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger: createLogger('silent') };
+  const server: Server = createApp(services).listen(0, '127.0.0.1');
+  await new Promise<void>((r) => server.once('listening', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const agency = repos.agencies.ensure('bench', 'Bench', 1000);
+  const key = repos.apiKeys.create({ agencyId: agency.id, name: 'bench', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] }).secret;
+  return {
+    url, key, agency, services, repos, db, address, temporal,
+    api: async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(url + p, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as any };
+    },
+    async stop() {
+      await new Promise<void>((r) => server.close(() => r()));
+      for (const s of stops) await s();
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+export type Instance = Awaited<ReturnType<typeof startInstance>>;
+
+export async function seedCampaign(inst: Instance, n = 0) {
+  const locationId = `bench_loc_${n}`;
+  const project = await inst.api('POST', '/api/v2/projects', { crm: 'crm_a', locationId, timezone: 'America/Chicago', businessName: 'Bench Dental' });
+  const agent = await inst.api('POST', '/api/agent-builder/agents', { name: 'Bench', agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'] });
+  if (project.status !== 200 || agent.status !== 200) throw new Error('seeding failed');
+  return { locationId, projectId: project.body.data.id as string, agentId: agent.body.data.id as string, campaignId: agent.body.data.campaignId as string };
+}

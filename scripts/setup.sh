@@ -16,7 +16,9 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a=
 # npm packages: install when missing or when the lockfile changed since the last install.
 if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
   step "installing npm packages (better-sqlite3 compiles from source: about 1-2 minutes)"
-  npm ci --no-audit --no-fund --loglevel=error
+  # `npm install` rather than `npm ci`: this npm leaves other platforms' optional packages out of
+  # the lockfile, which `npm ci` then refuses; install still honours the locked versions.
+  npm install --no-audit --no-fund --loglevel=error
 else
   step "npm packages up to date"
 fi

@@ -22,7 +22,8 @@ type Role = 'all' | 'server' | 'worker';
  * part, for scaling out against a shared Temporal cluster.
  */
 async function main() {
-  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN') });
+  // Our own handler stops the worker on SIGINT/SIGTERM, in order; the runtime must not race it.
+  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN'), shutdownSignals: [] });
   const role = (process.argv.find((a) => a.startsWith('--role='))?.slice(7) ?? 'all') as Role;
   const config = loadConfig();
   const logger = createLogger(config.logLevel);

@@ -42,12 +42,17 @@ export function seedDemo({ db, repos, planLimit }: { db: Db; repos: Repos; planL
       agencyId: DEMO_AGENCY, projectId: project.id, locationId: project.locationId, name: 'Bright Smile front desk',
       agentType: 'outreach', capabilities, campaignId: null, postCallFields: [...PLATFORM_FIELDS, { name: 'appointment_time', type: 'datetime', platformManaged: false }],
     });
+    // Journey 1's cadence: call now, again after 4 hours, then the next day at 10:00.
+    const cadence = repos.cadences.insert({
+      agencyId: DEMO_AGENCY, name: 'Call now, +4 h, next day 10:00',
+      steps: [{ delayMinutes: 0, label: 'call now' }, { delayMinutes: 240, label: 'again after 4 hours' }, { delayMinutes: 0, at: '10:00', dayOffset: 1, label: 'next day at 10:00' }],
+    });
     const campaign = repos.campaigns.insert({
       agencyId: DEMO_AGENCY, projectId: project.id, agentId: agent.id, name: 'New patient follow-up',
       activeTags: ['new-lead'], inactiveTags: ['do-not-call'], dialing: 's2l_pd', agentType: legacyAgentType('outreach', capabilities),
       fromNumbers: [], active: true,
       callingWindow: { days: [1, 2, 3, 4, 5], start: '9:00', end: '17:30', tz: 'America/Chicago' },
-      config: { calendarId: 'cal_bright_smile' },
+      config: { calendarId: 'cal_bright_smile', cadenceId: cadence.id },
     });
     repos.agents.save({ ...agent, campaignId: campaign.id });
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { normalizeOutcome } from '../../engine/cadence/index.js';
 import type { VoicePlatform } from '../../engine/ports.js';
 import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../routes/events.js';
 
@@ -43,7 +44,11 @@ export function sandboxVoice(opts: SandboxVoiceOptions): VoicePlatform & { close
   const placed = new Set<string>();
   const attempts = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
-  const script = opts.outcomes.length > 0 ? opts.outcomes : ['VOICEMAIL', 'SUCCESS'];
+  const script = (opts.outcomes.length > 0 ? opts.outcomes : ['VOICEMAIL', 'SUCCESS']).map((o) => {
+    const outcome = normalizeOutcome(o);
+    if (!outcome) throw new Error(`SANDBOX_OUTCOMES: "${o}" is not an outcome (VOICEMAIL, SUCCESS, CALLBACK, NO_ACTION, TRANSFER, RESCHEDULE)`);
+    return outcome;
+  });
 
   async function report(agencyId: string, event: unknown, callId: string) {
     const secret = opts.secretOf(agencyId);

@@ -235,16 +235,16 @@ export async function signalCallEnded(s: Services, agencyId: string, leadId: str
 }
 
 /** The CRM's view of a contact merged over the stored one: the fields sent replace the stored ones. */
-export function upsertContact(s: Services, agencyId: string, locationId: string, given: NonNullable<ContactEvent['contact']> | (Partial<Contact> & { id?: string })): Contact {
+export function upsertContact(s: Services, agencyId: string, locationId: string, given: Partial<Contact>): Contact {
   const stored = given.id ? s.repos.crm.getContact(agencyId, locationId, given.id) : undefined;
-  const { locationId: _l, fields, ...rest } = given as Partial<Contact> & { locationId?: string };
+  const { locationId: _l, fields, ...rest } = given;
   const merged: Contact = {
     ...(stored ?? {}),
     ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
     id: given.id ?? stored?.id ?? newId('ct'),
     locationId,
     tags: [...(given.tags ?? stored?.tags ?? [])],
-    fields: { ...(stored?.fields ?? {}), ...((fields as Record<string, unknown> | undefined) ?? {}) },
+    fields: { ...(stored?.fields ?? {}), ...(fields ?? {}) },
   };
   if (!merged.fullName && (merged.firstName || merged.lastName)) merged.fullName = [merged.firstName, merged.lastName].filter(Boolean).join(' ');
   s.repos.crm.saveContact(agencyId, merged);

@@ -11,7 +11,7 @@ const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
  * replay on the current code. A change that would break runs in flight fails here unless it is
  * guarded with `patched`.
  */
-describe('post-call workflow replays every recorded history', () => {
+describe('workflow code replays every recorded history (post-call and lead cadence)', () => {
   it('has recorded histories to replay', () => {
     expect(files.length).toBeGreaterThanOrEqual(5);
   });

@@ -7,6 +7,7 @@ const enc = encodeURIComponent;
 
 export const projectsApi = {
   list: () => api<{ data: Project[] }>('GET', '/api/v2/projects').then((r) => r.data),
+  get: (idOrLocation: string) => api<{ data: Project }>('GET', `/api/v2/projects/${enc(idOrLocation)}`).then((r) => r.data),
   campaigns: (locationId: string) => api<{ data: Campaign[] }>('GET', `/api/agent-builder/projects/${enc(locationId)}/campaigns`).then((r) => r.data),
 };
 

@@ -1,6 +1,6 @@
 /** The React Flow canvas: lanes, steps, edges, MiniMap, Controls; interactions come from small hooks. */
 import { useEffect, useRef } from 'react';
-import { Background, Controls, MarkerType, MiniMap, ReactFlow, type DefaultEdgeOptions } from '@xyflow/react';
+import { Background, Controls, MarkerType, MiniMap, ReactFlow, useStore as useFlowStore, type DefaultEdgeOptions } from '@xyflow/react';
 import { useAutoLayout } from '../hooks/use-auto-layout';
 import { useFitOnLoad } from '../hooks/use-fit-on-load';
 import { useFocusRequest } from '../hooks/use-focus-request';
@@ -14,6 +14,12 @@ import { RunBanner } from './RunBanner';
 const defaultEdgeOptions: DefaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
 /** Above this many steps only what is on screen is drawn (panning a 1,000-step graph stays smooth). */
 export const VISIBLE_ONLY_ABOVE = 250;
+
+/**
+ * Below this zoom a step's text is unreadable anyway: steps are drawn as coloured blocks (status
+ * colours stay) and edge buttons are hidden, which keeps panning a 1,000-step graph smooth.
+ */
+export const LOW_DETAIL_ZOOM = 0.35;
 
 const miniMapColor = (n: AppNode) => (n.type === 'lane' ? n.data.color : specOf(n.type).accent);
 
@@ -30,6 +36,7 @@ export function Canvas() {
     laidOut: s.laidOut,
   }));
   const large = useEditor((s) => s.nodes.length > VISIBLE_ONLY_ABOVE);
+  const lowDetail = useFlowStore((s) => s.transform[2] < LOW_DETAIL_ZOOM);
   useAutoLayout(!large);
   useFitOnLoad();
   useFocusRequest();
@@ -43,7 +50,7 @@ export function Canvas() {
   }, [nodes.length]);
 
   return (
-    <div className={`canvas${laidOut ? '' : ' layout-pending'}`} data-testid="canvas" aria-label="Workflow canvas" role="region" onDragOver={onDragOver} onDrop={onDrop}>
+    <div className={`canvas${laidOut ? '' : ' layout-pending'}${lowDetail ? ' low-detail' : ''}`} data-testid="canvas" aria-label="Workflow canvas" role="region" onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow
         nodes={nodes}
         edges={edges}

@@ -15,7 +15,7 @@ export function Palette() {
   const selectedId = useEditor((s) => s.selectedId);
   const addNode = useEditor((s) => s.addNode);
   const notify = useEditor((s) => s.notify);
-  const [where, setWhere] = useState<string>('selected');
+  const [where, setWhere] = useState<string>(() => outcomes[0] ?? 'selected');
   const target: InsertPoint | null =
     where === 'selected' ? (selectedId ? { kind: 'after', nodeId: selectedId } : null) : { kind: 'lane', lane: where as Disposition };
   return (

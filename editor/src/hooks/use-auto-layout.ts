@@ -13,14 +13,18 @@ export function useAutoLayout(measureAll: boolean) {
   const store = useEditorStore();
   const initialized = useNodesInitialized();
   const rev = useEditor((s) => s.layoutRev);
+  // Large graphs draw only what is on screen, so "all measured" flips as the view moves: ignore it.
+  const ready = measureAll ? initialized : true;
   useEffect(() => {
-    if (measureAll && !initialized) return;
+    if (!ready) return;
     let cancelled = false;
+    performance.mark('vc:layout-start');
     void layoutWorkflow(store.getState().layoutInput(), ORPHAN_LANE).then((result) => {
+      performance.mark('vc:layout-done');
       if (!cancelled) store.getState().applyLayout(result, rev);
     });
     return () => {
       cancelled = true;
     };
-  }, [store, initialized, rev, measureAll]);
+  }, [store, ready, rev]);
 }

@@ -1,9 +1,44 @@
 import { useEffect, useRef } from 'react';
 import { useReactFlow } from '@xyflow/react';
+import { loadNodeForm } from '../components/SidePanel';
+import { LANE_HEADER_HEIGHT, NODE_HEIGHT, NODE_WIDTH } from '../model/layout';
+import type { AppNode } from '../model/types';
 import { isStepNode } from '../model/types';
 import { useEditor, useEditorStore } from '../store/context';
 
-/** Frames the workflow once its first layout is in: all of it, or the top of every lane when it is large. */
+/**
+ * The viewport that shows `nodes` in a pane of `width` x `height` (sizes are known without
+ * measuring: nodes have fixed sizes). Text stays readable: the zoom never goes below `minZoom`;
+ * what does not fit then starts at the top left (the first lanes), the MiniMap shows the rest.
+ */
+export function viewportFor(nodes: readonly AppNode[], width: number, height: number, opts: { minZoom: number; maxZoom: number; padding: number }) {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const n of nodes) {
+    const w = n.measured?.width ?? NODE_WIDTH;
+    const h = n.measured?.height ?? (n.type === 'lane' ? LANE_HEADER_HEIGHT : NODE_HEIGHT);
+    x0 = Math.min(x0, n.position.x);
+    y0 = Math.min(y0, n.position.y);
+    x1 = Math.max(x1, n.position.x + w);
+    y1 = Math.max(y1, n.position.y + h);
+  }
+  if (!Number.isFinite(x0)) return { x: 0, y: 0, zoom: 1 };
+  const p = opts.padding;
+  const bw = x1 - x0;
+  const bh = y1 - y0;
+  const zoom = Math.min(opts.maxZoom, Math.max(opts.minZoom, Math.min((width - 2 * p) / bw, (height - 2 * p) / bh)));
+  const x = bw * zoom <= width - 2 * p ? (width - bw * zoom) / 2 - x0 * zoom : p - x0 * zoom;
+  const y = bh * zoom <= height - 2 * p ? Math.min(p * 2, (height - bh * zoom) / 2) - y0 * zoom : p - y0 * zoom;
+  return { x, y, zoom };
+}
+
+/**
+ * Frames the workflow once its first layout is in: all of it, or the top of every lane when it is
+ * large. Computed from the laid-out positions, not with fitView, which would wait for every node to
+ * be measured (a large graph only draws what is on screen).
+ */
 export function useFitOnLoad() {
   const store = useEditorStore();
   const rf = useReactFlow();
@@ -16,11 +51,14 @@ export function useFitOnLoad() {
     const steps = nodes.filter(isStepNode);
     const large = steps.length > 120;
     const frame = large ? [...nodes.filter((n) => n.type === 'lane'), ...steps.filter((n) => n.position.y < 700)] : nodes;
+    const pane = document.querySelector<HTMLElement>('[data-testid="canvas"] .react-flow');
+    const vp = viewportFor(frame, pane?.clientWidth ?? 800, pane?.clientHeight ?? 600, { minZoom: large ? 0.3 : 0.7, maxZoom: 1, padding: 24 });
+    void rf.setViewport(vp);
     requestAnimationFrame(() => {
-      void rf.fitView({ nodes: frame.map((n) => ({ id: n.id })), padding: 0.12, maxZoom: 1, minZoom: large ? 0.3 : 0.1 }).then(() => {
-        performance.mark('vc:interactive');
-        document.querySelector('[data-testid="canvas"]')?.setAttribute('data-ready', 'true');
-      });
+      performance.mark('vc:interactive');
+      document.querySelector('[data-testid="canvas"]')?.setAttribute('data-ready', 'true');
+      // Warm the step forms so the first click on a step opens its form at once.
+      void loadNodeForm();
     });
   }, [laidOut, rf, store]);
 }

@@ -3,6 +3,8 @@ import { useEditorStore } from '../store/context';
 
 const isTyping = (t: EventTarget | null) =>
   t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
+/** Delete and copy/paste act on steps only when the canvas (or nothing in particular) has focus. */
+const onCanvas = (t: EventTarget | null) => t === document.body || (t instanceof HTMLElement && !!t.closest('[data-testid="canvas"]'));
 
 /**
  * Delete / Backspace removes the selection (re-linking the chain); Ctrl/Cmd+Z undo, +Shift+Z or +Y
@@ -31,13 +33,15 @@ export function useKeyboardShortcuts() {
         e.preventDefault();
         s.redo();
       } else if (mod && key === 'c') {
-        if (window.getSelection()?.toString()) return;
+        if (!onCanvas(e.target) || window.getSelection()?.toString()) return;
         e.preventDefault();
         s.copy();
       } else if (mod && key === 'v') {
+        if (!onCanvas(e.target)) return;
         e.preventDefault();
         s.paste();
       } else if (!mod && (e.key === 'Delete' || e.key === 'Backspace')) {
+        if (!onCanvas(e.target)) return;
         e.preventDefault();
         s.deleteSelection();
       } else if (e.key === 'Escape') {

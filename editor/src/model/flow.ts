@@ -21,9 +21,17 @@ export function graphFromWorkflow(w: Pick<Workflow, 'nodes' | 'edges' | 'disposi
   };
 }
 
-/** The steps whose stored position a person chose. */
+/** The steps whose stored position a person chose (see model/layout.ts). */
 export function pinnedOf(g: Graph): Set<string> {
-  return new Set(g.nodes.filter((n) => !isServerPlaced(n.position)).map((n) => n.id));
+  const pos = new Map(g.nodes.map((n) => [n.id, n.position]));
+  const before = new Map<string, string>();
+  for (const e of g.edges) if (!before.has(e.target)) before.set(e.target, e.source);
+  return new Set(g.nodes.filter((n) => !isServerPlaced(n.position, pos.get(before.get(n.id) ?? ''))).map((n) => n.id));
+}
+
+/** The step drawn before `id` (its first incoming edge), if any. */
+export function predecessorOf(g: Graph, id: string): string | undefined {
+  return g.edges.find((e) => e.target === id)?.source;
 }
 
 export function graphFromFlow(nodes: readonly AppNode[], edges: readonly AppEdge[], entries: Record<string, string>): Graph {
@@ -83,6 +91,8 @@ export function buildNodes(g: Graph, lanes: readonly LaneData[], prev: readonly 
       selectable: false,
       deletable: false,
       focusable: false,
+      // Neither draggable nor selectable: React Flow would let clicks through to the pane otherwise.
+      style: { pointerEvents: 'all' },
     } satisfies LaneNode;
   });
   return [...laneNodes, ...steps];

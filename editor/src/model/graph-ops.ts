@@ -1,10 +1,7 @@
 /**
  * Pure edits of the working graph: add, insert, connect, disconnect, paste. Each returns a new
- * graph (never mutates) or throws an EditRefusal with a sentence the admin can act on. Deleting a
- * node re-links the chain with the engine's own `deleteNode`, so the canvas shows exactly what the
- * DELETE endpoint will store.
+ * graph (never mutates) or throws an EditRefusal with a sentence the admin can act on.
  */
-import { deleteNode as engineDeleteNode } from '../../../engine/graph/relink';
 import { chainOf } from '../../../engine/graph/walk';
 import type { Disposition, Graph, GraphEdge, GraphNode, InsertPoint, NodeType } from './types';
 
@@ -71,6 +68,11 @@ export interface AddResult {
   nodeId: string;
   /** set when the server's append endpoint would produce exactly this graph: the node ends the outcome's main chain */
   appendedTo?: Disposition;
+}
+
+/** The last step of a lane's main chain (following unnamed handles from its entry). */
+export function chainTail(g: Graph, lane: string): string | undefined {
+  return chainOf(g, lane).at(-1);
 }
 
 /** Adds one node at an insert point: the end of a lane, after a node (on a handle), or on an edge. */
@@ -141,13 +143,33 @@ export function insertAtLaneStart(g: Graph, lane: Disposition, node: NewNode): A
   };
 }
 
-/** Removes a node and re-links around it, as DELETE .../nodes/{id} does. */
+/**
+ * Removes a node and re-links around it, with the rules of DELETE .../nodes/{id} (engine/graph/
+ * relink.ts): what pointed at it (an edge, keeping its id and handle, or an outcome entry) now
+ * points at its successor. A branch with more than one connected chain is refused. Written here
+ * rather than imported because the engine's version re-validates the whole graph with ajv, which
+ * the canvas should not load up front; the server re-checks on save anyway.
+ */
 export function deleteNode(g: Graph, nodeId: string): Graph {
-  try {
-    return engineDeleteNode(g as never, nodeId) as unknown as Graph;
-  } catch (err) {
-    throw new EditRefusal((err as Error).message);
+  const node = g.nodes.find((n) => n.id === nodeId);
+  if (!node) throw new EditRefusal(`step ${nodeId} is not in this workflow`);
+  const outs = g.edges.filter((e) => e.source === nodeId);
+  if ((node.type === 'if' || node.type === 'switch') && outs.length > 1) {
+    throw new EditRefusal(`${nodeId} is a branch with ${outs.length} connected chains; delete the steps of the chains you no longer want first, so that at most one is left`);
   }
+  const next = outs[0]?.target ?? null;
+  const edges: GraphEdge[] = [];
+  for (const e of g.edges) {
+    if (e.source === nodeId) continue;
+    if (e.target !== nodeId) edges.push(e);
+    else if (next !== null) edges.push({ ...e, target: next });
+  }
+  const dispositionEntries: Record<string, string> = {};
+  for (const [lane, entry] of Object.entries(g.dispositionEntries)) {
+    if (entry !== nodeId) dispositionEntries[lane] = entry;
+    else if (next !== null) dispositionEntries[lane] = next;
+  }
+  return { nodes: g.nodes.filter((n) => n.id !== nodeId), edges, dispositionEntries };
 }
 
 /**

@@ -22,8 +22,9 @@ export const LaneNodeView = memo(function LaneNodeView({ data }: NodeProps<LaneN
     >
       <div className="lane-head">
         <span className="lane-dot" aria-hidden="true" />
-        <span className="lane-title">{data.title}</span>
-        {!orphans && <span className="lane-code">{data.lane}</span>}
+        <span className="lane-title" title={orphans ? undefined : data.lane}>
+          {data.title}
+        </span>
         {lane && (
           <button
             type="button"
@@ -32,7 +33,7 @@ export const LaneNodeView = memo(function LaneNodeView({ data }: NodeProps<LaneN
             aria-label={`Add a step to the end of ${data.title}`}
             onClick={() => openAddMenu({ kind: 'lane', lane }, `at the end of ${data.title}`)}
           >
-            <Icon name="plus" size={12} /> Add step
+            <Icon name="plus" size={12} /> Add
           </button>
         )}
       </div>

@@ -3,8 +3,8 @@
  * run status) and its handles, with labels for branch handles. Reads its overlays from the store
  * by id; calls store actions directly (no callbacks in `data`).
  */
-import { memo } from 'react';
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { Fragment, memo, useEffect, useRef } from 'react';
+import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
 import { Icon, type IconName } from '../components/Icon';
 import { handlesOf } from '../model/graph-ops';
 import type { StepNode } from '../model/types';
@@ -24,6 +24,17 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
   const openAddMenu = useEditor((s) => s.openAddMenu);
   const draft = isDraft(data.config);
   const handles = handlesOf({ type, config: data.config as Record<string, unknown> });
+  // A router's handles change with its cases: React Flow must measure them again for the edges.
+  const updateNodeInternals = useUpdateNodeInternals();
+  // Only on a change, not on mount: measuring is React Flow's job then, and a call per mounted node
+  // would cost a store update each (seconds on a 1,000-step graph).
+  const handleKey = handles.map((h) => h.id ?? '').join('|');
+  const seenKey = useRef(handleKey);
+  useEffect(() => {
+    if (seenKey.current === handleKey) return;
+    seenKey.current = handleKey;
+    updateNodeInternals(id);
+  }, [handleKey, id, updateNodeInternals]);
   const usedSet = new Set(used ? used.split('|') : []);
   const hasOut = (h: string | undefined) => usedSet.has(h ?? '-');
   const title = data.label || spec.title;
@@ -67,7 +78,7 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
         const left = `${((i + 1) / (handles.length + 1)) * 100}%`;
         const open = !hasOut(h.id);
         return (
-          <div key={h.id ?? 'out'}>
+          <Fragment key={h.id ?? 'out'}>
             <Handle
               id={h.id}
               type="source"
@@ -97,7 +108,7 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
                 <Icon name="plus" size={12} />
               </button>
             )}
-          </div>
+          </Fragment>
         );
       })}
     </div>

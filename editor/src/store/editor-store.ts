@@ -12,7 +12,7 @@ import { ApiError } from '../api/client';
 import type { WorkflowApi, WorkflowTarget } from '../api/endpoints';
 import type { Agent, Campaign, Execution, Warning, Workflow } from '../api/types';
 import { diffGraphs, type GraphDiff } from '../model/diff';
-import { buildEdges, buildNodes, graphFromFlow, graphFromWorkflow, handlesInUse, laneList, pinnedOf } from '../model/flow';
+import { buildEdges, buildNodes, graphFromFlow, graphFromWorkflow, handlesInUse, laneList, pinnedOf, predecessorOf } from '../model/flow';
 import * as ops from '../model/graph-ops';
 import { EditRefusal, type Clipboard } from '../model/graph-ops';
 import { offGrid, type LayoutInput, type LayoutResult, type XY } from '../model/layout';
@@ -198,7 +198,8 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
       const before: Snapshot = { graph: graph(), pinned: s.pinned, ops: s.ops };
       const nextOps = recordOp(s.ops, op);
       const errors = { ...s.errors };
-      const touched = op.kind === 'append' || op.kind === 'patch' ? (op.kind === 'append' ? op.nodeIds : op.nodeIds) : op.kind === 'delete' ? [op.nodeId] : [];
+      // An edit of a step clears the refusal shown on it; the next save will say again if need be.
+      const touched = op.kind === 'append' || op.kind === 'patch' ? op.nodeIds : op.kind === 'delete' ? [op.nodeId] : [];
       for (const id of touched) delete errors[id];
       show(next, opts.pinned ?? s.pinned, {
         ops: nextOps,
@@ -245,7 +246,17 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
     /** The graph to send: pinned steps where the admin put them, every other step on the server's grid. */
     const graphToSave = (): Graph => {
       const s = get();
-      return layoutGraph(graph() as never, { keep: new Set(s.pinned) }) as unknown as Graph;
+      const g = graph();
+      const grid = new Map(layoutGraph(g as never, { all: true }).nodes.map((n) => [n.id, n.position]));
+      return { ...g, nodes: g.nodes.map((n) => (s.pinned.has(n.id) ? n : { ...n, position: grid.get(n.id) ?? n.position })) };
+    };
+
+    /** Where a new step is first drawn (the layout settles it next frame): just below what it follows. */
+    const nearAnchor = (at: InsertPoint): XY => {
+      const s = get();
+      const anchorId = at.kind === 'lane' ? (ops.chainTail(graph(), at.lane) ?? laneNodeId(at.lane)) : at.kind === 'after' ? at.nodeId : s.edges.find((e) => e.id === at.edgeId)?.source;
+      const anchor = s.nodes.find((n) => n.id === anchorId);
+      return anchor ? { x: anchor.position.x, y: anchor.position.y + 120 } : { x: 0, y: 0 };
     };
 
     const execute = (plan: SavePlan, version: number): Promise<Workflow> => {
@@ -305,6 +316,9 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
       show(snap.graph, snap.pinned, { ...stacks, ops: snap.ops, status: { kind: 'idle' } });
     };
 
+    /** a pointer drag is under way (its position changes are not keyboard nudges) */
+    let dragging = false;
+
     const g0 = graphFromWorkflow(initial);
     const lanes0 = laneList(deps.agent.outcomes, g0);
     const warnings0 = initial.warnings ?? [];
@@ -341,7 +355,11 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
         // Removal goes through deleteNode (re-link); lanes never change.
         const kept = changes.filter((c) => c.type !== 'remove' && !('id' in c && c.id.startsWith(LANE_PREFIX) && c.type !== 'dimensions'));
         if (kept.length === 0) return;
+        // Arrow keys move a selected step without a drag: the same as a drag, one undo step per press.
+        const nudged = dragging ? [] : kept.flatMap((c) => (c.type === 'position' && c.position && !c.dragging ? [c.id] : []));
+        if (nudged.length) get().beginDrag();
         set((s) => ({ nodes: applyNodeChanges(kept, s.nodes) }));
+        if (nudged.length) get().endDrag(nudged);
         const selected = kept.filter((c) => c.type === 'select');
         if (selected.length) {
           const on = selected.filter((c) => c.type === 'select' && c.selected).at(-1);
@@ -368,17 +386,21 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
         }
       },
       beginDrag() {
+        dragging = true;
         const s = get();
         set({ past: [...s.past.slice(-199), { graph: graph(), pinned: s.pinned, ops: s.ops }], future: [] });
       },
       endDrag(ids) {
+        dragging = false;
         const s = get();
         const moved = ids.filter((id) => !id.startsWith(LANE_PREFIX));
         if (moved.length === 0) return;
         const pinned = new Set(s.pinned);
         for (const id of moved) pinned.add(id);
+        const g = graph();
+        const at = new Map(s.nodes.map((n) => [n.id, n.position]));
         set({
-          nodes: s.nodes.map((n) => (moved.includes(n.id) ? { ...n, position: offGrid(n.position) } : n)),
+          nodes: s.nodes.map((n) => (moved.includes(n.id) ? { ...n, position: offGrid(n.position, at.get(predecessorOf(g, n.id) ?? '')) } : n)),
           pinned,
           ops: recordOp(s.ops, { kind: 'graph', what: 'move' }),
           layoutRev: s.layoutRev + 1,
@@ -441,7 +463,7 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
       },
       addNode(type, at) {
         try {
-          const res = ops.addNode(graph(), at, { type, config: {} });
+          const res = ops.addNode(graph(), at, { type, config: {}, position: nearAnchor(at) });
           const op: PendingOp = res.appendedTo ? { kind: 'append', lane: res.appendedTo, nodeIds: [res.nodeId] } : { kind: 'graph', what: `add ${type}` };
           edit(res.graph, op, { select: res.nodeId });
           set({ addMenu: null, tab: 'node', focusRequest: { nodeId: res.nodeId, seq: (get().focusRequest?.seq ?? 0) + 1, target: 'form' } });
@@ -592,4 +614,4 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
   });
 }
 
-export { EditRefusal, laneNodeId };
+

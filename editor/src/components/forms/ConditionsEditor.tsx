@@ -57,7 +57,10 @@ export function ConditionsEditor(props: {
   path: string;
   fieldPaths: readonly string[];
   testId?: string;
+  /** prefixes the rows' test ids, e.g. `case-0-` */
+  testIdPrefix?: string;
 }) {
+  const tp = props.testIdPrefix ?? '';
   const listId = useId();
   const { conditions, onChange } = props;
   const change = (i: number, c: Condition) => onChange(conditions.map((x, k) => (k === i ? c : x)));
@@ -84,7 +87,7 @@ export function ConditionsEditor(props: {
               placeholder="call.fields.callback_time"
               value={c.field ?? ''}
               aria-invalid={!!fieldError}
-              data-testid={`condition-${i}-field`}
+              data-testid={`${tp}condition-${i}-field`}
               onChange={(e) => change(i, { ...c, field: e.target.value })}
             />
             <label className="sr-only" htmlFor={`${listId}-o${i}`}>
@@ -93,7 +96,7 @@ export function ConditionsEditor(props: {
             <select
               id={`${listId}-o${i}`}
               value={c.op}
-              data-testid={`condition-${i}-op`}
+              data-testid={`${tp}condition-${i}-op`}
               onChange={(e) => {
                 const op = e.target.value as Condition['op'];
                 const { value: _v, ...rest } = c;
@@ -116,7 +119,7 @@ export function ConditionsEditor(props: {
                   placeholder={c.op === 'in' ? 'a, b, c' : 'value'}
                   value={valueText(c)}
                   aria-invalid={!!valueError}
-                  data-testid={`condition-${i}-value`}
+                  data-testid={`${tp}condition-${i}-value`}
                   onChange={(e) => change(i, { ...c, value: parseValue(c.op, e.target.value) } as Condition)}
                 />
               </>

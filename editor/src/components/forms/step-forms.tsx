@@ -183,10 +183,11 @@ function SwitchForm({ value, onChange, errors, ctx }: FormProps<'switch'>) {
           <legend>
             Case {i + 1} <code>{c.id}</code>
           </legend>
-          <TextField label="Case label" value={c.label} error={errorAt(errors, `cases.${i}.label`)} onChange={(label) => set(cases.map((x, k) => (k === i ? { ...x, label } : x)))} />
+          <TextField label="Case label" testId={`case-${i}-label`} value={c.label} error={errorAt(errors, `cases.${i}.label`)} onChange={(label) => set(cases.map((x, k) => (k === i ? { ...x, label } : x)))} />
           <MatchField value={c.match} onChange={(match) => set(cases.map((x, k) => (k === i ? { ...x, match } : x)))} />
           <ConditionsEditor
             path={`cases.${i}.conditions`}
+            testIdPrefix={`case-${i}-`}
             conditions={c.conditions as Condition[]}
             errors={errors}
             fieldPaths={ctx.fieldPaths}
@@ -200,6 +201,7 @@ function SwitchForm({ value, onChange, errors, ctx }: FormProps<'switch'>) {
       <button
         type="button"
         className="link-button"
+        data-testid="add-case"
         onClick={() => set([...cases, { id: newCaseId(cases), label: `Case ${cases.length + 1}`, match: 'all', conditions: [{ field: '', op: 'eq', value: '' }] } as SwitchCase])}
       >
         + Add case

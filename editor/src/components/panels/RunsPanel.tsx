@@ -1,5 +1,6 @@
 /** Execution history: recent calls of this campaign; opening one paints its path and step statuses on the canvas. */
 import { useCallback, useEffect, useState } from 'react';
+import { useReactFlow } from '@xyflow/react';
 import { OUTCOMES } from '../../../../engine/graph/outcomes';
 import type { Execution, ExecutionStep } from '../../api/types';
 import { asDisposition } from '../../model/flow';
@@ -40,6 +41,7 @@ export function RunsPanel() {
   const campaignId = useEditor((s) => s.base.campaignId);
   const run = useEditor((s) => s.run);
   const openRun = useEditor((s) => s.openRun);
+  const rf = useReactFlow();
   const [runs, setRuns] = useState<Execution[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(() => {
@@ -50,6 +52,12 @@ export function RunsPanel() {
       .catch((e: Error) => setError(e.message));
   }, [api, campaignId]);
   useEffect(load, [load]);
+  // Frame the path the run took.
+  useEffect(() => {
+    if (!run) return;
+    const ids = Object.keys(run.statusByNode).filter((id) => rf.getNode(id));
+    if (ids.length) requestAnimationFrame(() => void rf.fitView({ nodes: ids.map((id) => ({ id })), padding: 0.3, maxZoom: 1, duration: 250 }));
+  }, [run, rf]);
   return (
     <div className="runs">
       <div className="runs-head">

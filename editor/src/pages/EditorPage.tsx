@@ -1,0 +1,142 @@
+/** Step three: one campaign's workflow, in its own store. */
+import { useMemo } from 'react';
+import { ReactFlowProvider } from '@xyflow/react';
+import { agentsApi, projectsApi, workflowApi, type WorkflowTarget } from '../api/endpoints';
+import { AddMenu } from '../components/AddMenu';
+import { Canvas } from '../components/Canvas';
+import { ConflictDialog } from '../components/ConflictDialog';
+import { Notice } from '../components/Notice';
+import { Palette } from '../components/Palette';
+import { SidePanel } from '../components/SidePanel';
+import { Toolbar } from '../components/Toolbar';
+import { useAsync } from '../hooks/use-async';
+import { useKeyboardShortcuts } from '../hooks/use-keyboard-shortcuts';
+import { useUnsavedGuard } from '../hooks/use-unsaved-guard';
+import type { Clipboard } from '../model/graph-ops';
+import { linkProps, navigate, type Route } from '../routing';
+import { createEditorStore } from '../store/editor-store';
+import type { Campaign } from '../api/types';
+import { EditorStoreProvider, useEditor } from '../store/context';
+
+/** Copied steps live in localStorage, so they paste into another campaign's workflow too. */
+const browserClipboard = {
+  read(): Clipboard | null {
+    try {
+      return JSON.parse(localStorage.getItem('vc.clipboard') ?? 'null') as Clipboard | null;
+    } catch {
+      return null;
+    }
+  },
+  write(c: Clipboard) {
+    localStorage.setItem('vc.clipboard', JSON.stringify(c));
+  },
+};
+
+type AgentRoute = Extract<Route, { name: 'agent' }>;
+
+async function load(route: AgentRoute) {
+  // The workflow can be read alongside the agent unless the link names a campaign without its location.
+  const early: WorkflowTarget | null = !route.campaignId ? { agentId: route.agentId } : route.locationId ? { agentId: route.agentId, locationId: route.locationId, campaignId: route.campaignId } : null;
+  const earlyWorkflow = early ? workflowApi(early).get() : null;
+  earlyWorkflow?.catch(() => {});
+  const agent = await agentsApi.get(route.agentId);
+  const target: WorkflowTarget = early ?? { agentId: agent.id, locationId: agent.locationId, campaignId: route.campaignId! };
+  const [workflow, campaigns, project] = await Promise.all([
+    earlyWorkflow ?? workflowApi(target).get(),
+    projectsApi.campaigns(agent.locationId).catch(() => []),
+    projectsApi.get(agent.locationId).catch(() => null),
+  ]);
+  return { agent, target, workflow, campaigns, project };
+}
+
+/** Another campaign of the project; asks first when there are unsaved changes. */
+function CampaignSwitch({ campaigns, current, locationId }: { campaigns: Campaign[]; current: string; locationId: string }) {
+  const dirty = useEditor((s) => s.ops.length > 0);
+  return (
+    <>
+      <label htmlFor="campaign-switch" className="sr-only">
+        Campaign
+      </label>
+      <select
+        id="campaign-switch"
+        data-testid="campaign-switch"
+        value={current}
+        onChange={(e) => {
+          const c = campaigns.find((x) => x.id === e.target.value);
+          if (!c) return;
+          if (dirty && !window.confirm('You have unsaved changes. Leave this workflow and lose them?')) return;
+          navigate({ name: 'agent', agentId: c.agentId, campaignId: c.id, locationId });
+        }}
+      >
+        {campaigns.length === 0 && <option value={current}>{current}</option>}
+        {campaigns.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+function EditorShell({ header }: { header: React.ReactNode }) {
+  useKeyboardShortcuts();
+  useUnsavedGuard();
+  const dirty = useEditor((s) => s.ops.length > 0);
+  return (
+    <div className="editor" data-testid="editor" data-dirty={dirty || undefined}>
+      <header className="editor-header">
+        {header}
+        <Toolbar />
+      </header>
+      <div className="editor-body">
+        <Palette />
+        <main className="editor-main" aria-label="Workflow">
+          <Canvas />
+        </main>
+        <SidePanel />
+      </div>
+      <AddMenu />
+      <ConflictDialog />
+      <Notice />
+    </div>
+  );
+}
+
+export function EditorPage({ route }: { route: AgentRoute }) {
+  const data = useAsync(() => load(route), [route.agentId, route.campaignId, route.locationId]);
+  const store = useMemo(() => {
+    if (data.state !== 'done') return null;
+    const { agent, target, workflow, campaigns } = data.value;
+    const campaign = campaigns.find((c) => c.id === workflow.campaignId) ?? null;
+    return createEditorStore({ api: workflowApi(target), target, agent, campaign, clipboard: browserClipboard }, workflow);
+  }, [data]);
+
+  if (data.state === 'loading') return <p className="loading">Loading the workflow…</p>;
+  if (data.state === 'error') {
+    return (
+      <main className="picker">
+        <p role="alert">{data.error.message}</p>
+        <a {...linkProps({ name: 'projects' })}>Back to projects</a>
+      </main>
+    );
+  }
+  const { agent, workflow, campaigns, project } = data.value;
+  const header = (
+    <nav aria-label="Breadcrumb" className="crumbs">
+      <a {...linkProps({ name: 'projects' })}>Projects</a> ›{' '}
+      <a {...linkProps({ name: 'project', locationId: agent.locationId })} data-testid="crumb-project">
+        {project?.businessName || agent.locationId}
+      </a>{' '}
+      › <CampaignSwitch campaigns={campaigns} current={workflow.campaignId} locationId={agent.locationId} />
+      <span className="agent-name">Agent: {agent.name}</span>
+    </nav>
+  );
+  return (
+    <EditorStoreProvider store={store!}>
+      <ReactFlowProvider>
+        <EditorShell header={header} />
+      </ReactFlowProvider>
+    </EditorStoreProvider>
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * Driving /editor in Chromium for the end-to-end tests: sign in, wait for the canvas, add steps,
+ * read the canvas. Selectors are the editor's stable data-testids.
+ */
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { ARTIFACTS } from '../helpers/browser.js';
+import type { Harness } from '../helpers/harness.js';
+
+export const VIEWPORT = { width: 1280, height: 800 };
+
+export async function newPage(browser: Browser): Promise<Page> {
+  const page = await browser.newPage({ viewport: VIEWPORT });
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (err) => process.stderr.write(`[browser] ${err.message}\n`));
+  return page;
+}
+
+/** Waits until the canvas is laid out and framed (the editor sets data-ready then). */
+export async function canvasReady(page: Page): Promise<void> {
+  await page.locator('[data-testid="canvas"][data-ready="true"]').waitFor();
+}
+
+export async function signIn(page: Page, key: string): Promise<void> {
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Opens an agent's workflow by deep link and signs in on the way. */
+export async function openEditor(page: Page, h: Harness, agentId: string, campaignId?: string): Promise<void> {
+  await page.goto(`${h.url}/editor/agents/${agentId}${campaignId ? `?campaignId=${campaignId}` : ''}`);
+  await signIn(page, h.adminKey);
+  await canvasReady(page);
+}
+
+/** Ids of the steps drawn on the canvas (lanes excluded), sorted. */
+export async function stepIds(page: Page): Promise<string[]> {
+  const ids = await page.locator('.react-flow__node:not(.react-flow__node-lane)').evaluateAll((els) => els.map((e) => e.getAttribute('data-id') ?? ''));
+  return ids.sort();
+}
+
+/** Adds a step through a "+" button's menu; returns the new step's id (the form that opens names it). */
+export async function addStep(page: Page, plusTestId: string, type: string): Promise<string> {
+  await page.getByTestId(plusTestId).click();
+  await page.getByTestId(`add-menu-item-${type}`).click();
+  const form = page.getByTestId('node-form');
+  await form.waitFor();
+  return (await form.getAttribute('data-node-id'))!;
+}
+
+export async function applyForm(page: Page): Promise<void> {
+  await page.getByTestId('form-apply').click();
+}
+
+export async function save(page: Page): Promise<void> {
+  await page.keyboard.press('Control+s');
+}
+
+export async function waitSaved(page: Page, version: number): Promise<void> {
+  await page.getByTestId('version').filter({ hasText: `version ${version}` }).waitFor();
+  await page.getByTestId('save-status').filter({ hasText: /Saved|Restored|Applied|Overwrote/ }).waitFor();
+}
+
+/** The "Insert a step between A and B" labels of the edges on the canvas: one per edge, readable. */
+export async function edgePairs(page: Page): Promise<string[]> {
+  const labels = await page.locator('[data-testid^="edge-insert-"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+  return labels.map((l) => l.replace('Insert a step between ', '').replace(' and ', '->')).sort();
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+/** Another agent (with its primary campaign) in an existing project: the plan allows only 3 live projects. */
+export async function newAgent(h: Harness, locationId: string, name = 'Front desk') {
+  const r = await h.api('POST', '/api/agent-builder/agents', { body: { name, agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'] } });
+  if (r.status !== 200) throw new Error(`create agent: ${r.status} ${r.text}`);
+  return { agentId: r.body.data.id as string, campaignId: r.body.data.campaignId as string };
+}
+
+/** Every write the page sends to the API, as "METHOD /path" (query left out), in order. */
+export function recordWrites(page: Page): string[] {
+  const writes: string[] = [];
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (url.pathname.startsWith('/api/') && req.method() !== 'GET') writes.push(`${req.method()} ${url.pathname}`);
+  });
+  return writes;
+}
+
+export const wfPath = (agentId: string) => `/api/agent-builder/agents/${agentId}/campaign/workflow`;
+
+export async function storedWorkflow(h: Harness, agentId: string) {
+  const r = await h.api('GET', wfPath(agentId));
+  if (r.status !== 200) throw new Error(`GET workflow: ${r.status} ${r.text}`);
+  return r.body.data as {
+    version: number;
+    nodes: { id: string; type: string; label?: string; config: Record<string, unknown>; position: { x: number; y: number } }[];
+    edges: { id: string; source: string; target: string; sourceHandle?: string }[];
+    dispositionEntries: Record<string, string>;
+    warnings: { code: string; nodeId?: string }[];
+  };
+}
+
+export async function versionSummaries(h: Harness, agentId: string): Promise<string[]> {
+  const r = await h.api('GET', `${wfPath(agentId)}/versions`);
+  return (r.body.data as { summary: string }[]).map((v) => v.summary);
+}

@@ -30,3 +30,22 @@ export const CampaignProjectSummary = {
     campaignCount: { type: 'integer', minimum: 0 },
   },
 } as const;
+
+const Template = {
+  type: 'object',
+  required: ['id', 'name', 'capabilityIds'],
+  properties: { id: { type: 'string' }, name: { type: 'string' }, capabilityIds: { type: 'array', items: { type: 'string' } } },
+} as const;
+
+/** Spec 4.13: Outreach and Inbound with starting templates; Reminder resolves to one fixed template. */
+export const AgentTypeEntry = {
+  type: 'object',
+  required: ['id', 'name', 'description', 'templates'],
+  properties: { id: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, templates: { type: 'array', items: Template }, template: Template },
+} as const;
+
+export const SkillEntry = {
+  type: 'object',
+  required: ['id', 'name', 'description', 'capabilityId', 'installed'],
+  properties: { id: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, capabilityId: { type: 'string' }, installed: { type: 'boolean' } },
+} as const;

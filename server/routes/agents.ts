@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import type { AgentRecord, PostCallFieldRecord } from '../store/agents.js';
 import { AGENT_TYPES, Agent, CreateAgentBody, ListAgentsQuery, PatchAgentBody } from '../../schemas/agent.js';
 import { IdParams, ok } from '../../schemas/common.js';
+import { AgentTypeEntry, SkillEntry } from '../../schemas/catalog.js';
 import { loadProject } from './projects.js';
 import { presentAgent } from './present.js';
 
@@ -47,7 +48,7 @@ export function agentRoutes(s: Services): RouteDef[] {
       method: 'get', path: '/api/agent-builder/agent-types', operationId: 'listAgentTypes', tag: 'Agents',
       summary: 'The agent types with their starting capability templates',
       access: { scope: 'agents:read', roles: anyRole },
-      responses: { 200: { description: 'agent types', schema: ok({ type: 'array', items: { type: 'object', required: ['id', 'name'] } }) } },
+      responses: { 200: { description: 'agent types', schema: ok({ type: 'array', items: AgentTypeEntry }) } },
       handler: () => ({ success: true, data: AGENT_TYPE_CATALOG }),
     }),
     defineRoute({
@@ -145,7 +146,7 @@ export function agentRoutes(s: Services): RouteDef[] {
       summary: 'The skills that can be installed on the agent, and which are installed',
       access: { scope: 'agents:read', roles: anyRole },
       params: IdParams,
-      responses: { 200: { description: 'skills', schema: ok({ type: 'array', items: { type: 'object', required: ['id', 'name', 'installed'] } }) } },
+      responses: { 200: { description: 'skills', schema: ok({ type: 'array', items: SkillEntry }) } },
       handler: ({ caller, params }) => {
         const agent = loadAgent(s, caller, params.id);
         return { success: true, data: SKILL_TYPES.map((t) => ({ ...t, installed: agent.capabilities.includes(t.capabilityId) })) };

@@ -33,6 +33,18 @@ const SPEC_OPERATIONS: [string, string][] = [
   ['get', '/api/call-history'],
 ];
 
+describe('route declarations', () => {
+  it('every operation declares a schema for each success status (the harness checks every response against it)', async () => {
+    const { allRoutes } = await import('../../server/app.js');
+    const missing = allRoutes(h.services).flatMap((r) =>
+      Object.entries(r.responses)
+        .filter(([status, resp]) => Number(status) < 300 && !resp.schema)
+        .map(([status]) => `${r.operationId} ${status}`),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
 describe('GET /api/openapi.json', () => {
   it('lists every path and method of the spec', async () => {
     const doc = (await h.api('GET', '/api/openapi.json', { key: null })).body;

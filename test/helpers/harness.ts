@@ -1,3 +1,4 @@
+import { checkContract } from './contract.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,6 +120,8 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
     } catch {
       /* not JSON */
     }
+    const violation = checkContract(services, method, p, res.status, parsed, res.headers.get('content-type'));
+    if (violation) throw new Error(`contract: ${violation}`);
     return { status: res.status, body: parsed, headers: res.headers, text };
   };
 

@@ -10,6 +10,7 @@ import { authenticate } from './http/auth.js';
 import { errorEnvelope } from './http/error-envelope.js';
 import { idempotencyGuard } from './http/idempotency.js';
 import { rateLimit } from './http/rate-limit.js';
+import { limitJsonDepth } from './http/json-depth.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
 import type { Services } from './services.js';
 import { projectRoutes } from './routes/projects.js';
@@ -106,6 +107,7 @@ export function createApp(s: Services): Koa {
       },
     }),
   );
+  app.use(limitJsonDepth());
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(editor());

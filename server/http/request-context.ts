@@ -24,7 +24,8 @@ export function callerOf(key: ApiKey): Caller {
 /** 403 for a project_user reaching a project of its agency it was not given. */
 export function assertProjectAccess(caller: Caller, projectId: string): void {
   if (caller.projectIds && !caller.projectIds.has(projectId)) {
-    throw new AppError('FORBIDDEN', `this API key has no access to project ${projectId}`);
+    // The project is not named: it may be derived from the resource, and a project_user need not learn it.
+    throw new AppError('FORBIDDEN', 'this API key has no access to the project of this resource');
   }
 }
 

@@ -24,6 +24,8 @@ trap 'kill -INT $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$data"' EXIT
 for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && break; sleep 0.5; done
 key=$(grep -o 'vck_[A-Za-z0-9_-]*' "$log" | head -1)
 [[ -n "$key" ]] || { echo "the server did not start:"; cat "$log"; exit 1; }
+# Run from the temp dir: schemathesis keeps a cache in its working directory, never in the repo.
+cd "$data"
 "$venv/bin/st" run "http://127.0.0.1:$port/api/openapi.json" \
   -H "Authorization: Bearer $key" \
   --checks not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance \

@@ -116,3 +116,24 @@ export function createApp(s: Services): Koa {
   });
   return app;
 }
+
+/**
+ * Listens, and answers what Node's HTTP parser refuses before Koa sees it (URLs or headers over
+ * 16 KB: 431, malformed requests: 400) in the same error envelope instead of an empty body.
+ */
+export function listen(app: Koa, port: number, host: string): import('node:http').Server {
+  const server = app.listen(port, host);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify(
+      tooLarge
+        ? { success: false, error: 'RequestHeaderFieldsTooLarge', message: 'request line or headers are larger than 16 KB' }
+        : { success: false, error: 'VALIDATION', message: 'malformed HTTP request' },
+    );
+    socket.end(
+      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
+}

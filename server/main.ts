@@ -4,7 +4,7 @@ import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { openDb } from './store/db.js';
 import { createEmbeddedPorts, createNumberInventory, createRepos, type Services } from './services.js';
-import { createApp } from './app.js';
+import { createApp, listen } from './app.js';
 import { connectTemporal } from './temporal/client.js';
 import { startDevServer, type DevServer } from './temporal/launcher.js';
 import { createWorker } from './temporal/worker.js';
@@ -83,7 +83,7 @@ async function main() {
   let server: Server | undefined;
   if (role !== 'worker') {
     const services: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger };
-    server = createApp(services).listen(config.port, config.host);
+    server = listen(createApp(services), config.port, config.host);
     await new Promise<void>((r) => server!.once('listening', () => r()));
     stops.unshift(() => new Promise<void>((r) => server!.close(() => r())));
     process.stdout.write(`API on http://${config.host}:${config.port}/api  editor on http://${config.host}:${config.port}/editor/` + (dev?.uiUrl ? `  Temporal UI on ${dev.uiUrl}` : '') + '\n');

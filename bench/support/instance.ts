@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createApp } from '../../server/app.js';
+import { createApp, listen } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
 import { createEmbeddedPorts, createNumberInventory, createRepos, type Services } from '../../server/services.js';
@@ -45,7 +45,7 @@ export async function startInstance(opts: { temporal?: boolean } = {}) {
     });
   }
   const services: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger: createLogger('silent') };
-  const server: Server = createApp(services).listen(0, '127.0.0.1');
+  const server: Server = listen(createApp(services), 0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const agency = repos.agencies.ensure('bench', 'Bench', 1000);

@@ -3,7 +3,7 @@ import { ErrorBody } from '../../schemas/common.js';
 
 const errorResponses = (def: RouteDef) => {
   const out: Record<string, unknown> = {};
-  const statuses = def.access === 'public' ? [500] : def.access === 'signature' ? [400, 401, 409, 503] : [400, 401, 403, 404, 409, 429, 500];
+  const statuses = def.access === 'public' ? [431, 500] : def.access === 'signature' ? [400, 401, 409, 413, 415, 431, 503] : [400, 401, 403, 404, 409, 413, 415, 429, 431, 500];
   for (const st of statuses) out[st] = { description: `error ${st}`, content: { 'application/json': { schema: ErrorBody } } };
   return out;
 };

@@ -102,7 +102,7 @@ describe('call events', () => {
   it('call.started is acknowledged and idempotent; payloads are schema-checked', async () => {
     const started = { type: 'call.started', call: { callId: 'started-1', campaignId: a.campaignId, phoneNumber: '+15125550123' } };
     expect((await postCallEvent(h, started)).status).toBe(202);
-    expect((await postCallEvent(h, started, { timestamp: Math.floor(Date.now() / 1000) - 2 })).body.data.duplicate).toBe(true);
+    expect((await postCallEvent(h, started, { timestamp: Math.floor(Date.now() / 1000) + 2 })).body.data.duplicate).toBe(true);
     const bad = await postCallEvent(h, { type: 'call.ended', call: { callId: 'x', campaignId: a.campaignId, phoneNumber: '555', disposition: 'VOICEMAIL', dateTime: new Date().toISOString() } });
     expect(bad.status).toBe(400);
     const unknownCampaign = await postCallEvent(h, callEnded('cmp_nope'));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
-import { createApp } from '../../server/app.js';
+import { createApp, listen } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
 import { createEmbeddedPorts, createNumberInventory, createRepos, type Repos, type Services } from '../../server/services.js';
@@ -91,7 +91,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   }
 
   const services: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger };
-  const server: Server = createApp(services).listen(0, '127.0.0.1');
+  const server: Server = listen(createApp(services), 0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

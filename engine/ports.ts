@@ -55,6 +55,90 @@ export class PermanentPortError extends Error {
   }
 }
 
+/**
+ * The vendor refused the credential (HTTP 401, or 403 on the token itself): the project moves to
+ * `disconnected` and needs a reconnect (spec 3.1). Permanent for the step that met it.
+ */
+export class CredentialRejectedError extends PermanentPortError {
+  constructor(
+    readonly vendor: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CredentialRejectedError';
+  }
+}
+
+/**
+ * The vendor asked us to slow down (HTTP 429). Transient: the activity's next retry waits at
+ * least `retryAfterMs` (from `Retry-After`), not the retry policy's own backoff.
+ */
+export class RateLimitedError extends Error {
+  constructor(
+    readonly vendor: string,
+    readonly retryAfterMs: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RateLimitedError';
+  }
+}
+
+/**
+ * Exactly-once bookkeeping for effects a vendor does not make idempotent (notes, messages,
+ * appointments). Keyed per agency by the effect's idempotency key. An entry is `pending` from
+ * just before the vendor call until its outcome is known: a `pending` entry found by a later
+ * attempt means the earlier one may or may not have taken effect (timeout, crash), so the adapter
+ * checks the vendor before acting again where the vendor API allows it.
+ */
+export type JournalEntry =
+  | { state: 'done'; result: unknown }
+  | { state: 'pending'; startedAt: string; attempts: number };
+
+export interface EffectJournal {
+  lookup(agencyId: string, key: string): Promise<JournalEntry | null>;
+  /** records that an attempt is about to call the vendor */
+  begin(agencyId: string, key: string, kind: string): Promise<void>;
+  /** records the vendor's result (its ids): later attempts return it instead of acting */
+  complete(agencyId: string, key: string, kind: string, result: unknown): Promise<void>;
+  /** the vendor definitely did not act (it refused the request): the next attempt starts afresh */
+  abandon(agencyId: string, key: string): Promise<void>;
+}
+
+/** A CRM location as a project shows it (spec 2.1 `crm_a`). */
+export interface LocationInfo {
+  id: string;
+  name: string | null;
+  timezone: string | null;
+  country: string | null;
+  phone: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  postalCode: string | null;
+  email: string | null;
+  website: string | null;
+}
+
+export interface Pipeline {
+  id: string;
+  name: string;
+  stages: { id: string; name: string }[];
+}
+
+export interface CalendarInfo {
+  id: string;
+  name: string;
+}
+
+/** Reads of a location's setup, for the editor's pickers and for connecting a project. */
+export interface CrmDirectory {
+  location(agencyId: string, locationId: string): Promise<LocationInfo>;
+  pipelines(agencyId: string, locationId: string): Promise<Pipeline[]>;
+  calendars(agencyId: string, locationId: string): Promise<CalendarInfo[]>;
+  findContactByPhone(agencyId: string, locationId: string, phone: string): Promise<Contact | null>;
+}
+
 export interface Crm {
   getContact(agencyId: string, locationId: string, contactId: string): Promise<Contact | null>;
   customValues(agencyId: string, locationId: string): Promise<CustomValue[]>;

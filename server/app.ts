@@ -8,9 +8,11 @@ import serve from 'koa-static';
 import mount from 'koa-mount';
 import { authenticate } from './http/auth.js';
 import { errorEnvelope } from './http/error-envelope.js';
+import { AppError } from './http/errors.js';
 import { idempotencyGuard } from './http/idempotency.js';
 import { rateLimit } from './http/rate-limit.js';
 import { limitJsonDepth } from './http/json-depth.js';
+import { requireUtf8, watchUtf8 } from './http/utf8.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
 import type { Services } from './services.js';
 import { projectRoutes } from './routes/projects.js';
@@ -87,6 +89,22 @@ function editor(): Middleware {
   };
 }
 
+/**
+ * OPTIONS and 405 answers name the methods of the best-matching operation path, as the OpenAPI
+ * document does: a fixed segment beats a parameter (`/api/v2/projects/systems` is GET only, not
+ * also the PUT and DELETE of `/api/v2/projects/:id`, which the router alone would merge in).
+ */
+function allowOfBestMatch(): Middleware {
+  return async function allowOfBestMatchMiddleware(ctx, next) {
+    await next();
+    const matched = (ctx as { matched?: { path: string; methods: string[] }[] }).matched;
+    if (!ctx.response.get('Allow') || !matched?.length) return;
+    const params = (p: string) => (p.match(/:/g) ?? []).length;
+    const fewest = Math.min(...matched.map((l) => params(l.path)));
+    ctx.set('Allow', [...new Set(matched.filter((l) => params(l.path) === fewest).flatMap((l) => l.methods))].join(', '));
+  };
+}
+
 export function createApp(s: Services): Koa {
   const app = new Koa({ proxy: false });
   const router = new Router();
@@ -96,6 +114,7 @@ export function createApp(s: Services): Koa {
   app.use(errorEnvelope());
   app.use(authenticate(s.repos.apiKeys));
   app.use(rateLimit({ points: s.config.rateLimitPoints, windowSeconds: s.config.rateLimitWindowSeconds }));
+  app.use(watchUtf8());
   app.use(
     bodyParser({
       enableTypes: ['json'],
@@ -103,12 +122,19 @@ export function createApp(s: Services): Koa {
       encoding: 'utf-8',
       // ctx.request.rawBody keeps the exact bytes: call events are verified by an HMAC over them.
       onError: (err) => {
+        // Parser errors carry their status (400, 413, 415); a corrupt gzip/deflate/br body fails in
+        // zlib with none, and is the client's fault all the same.
+        if (typeof (err as { status?: unknown }).status !== 'number') {
+          throw new AppError('VALIDATION', 'body: could not be decompressed as its Content-Encoding says');
+        }
         throw err;
       },
     }),
   );
+  app.use(requireUtf8());
   app.use(limitJsonDepth());
   app.use(router.routes());
+  app.use(allowOfBestMatch());
   app.use(router.allowedMethods());
   app.use(editor());
   app.on('error', (err, ctx) => {

@@ -82,6 +82,9 @@ async function main() {
 
   let server: Server | undefined;
   if (role !== 'worker') {
+    // Idempotency claims a killed predecessor left "in progress" would answer 409 for 24 hours.
+    const abandoned = repos.idempotency.releaseAbandoned();
+    if (abandoned > 0) logger.warn({ abandoned }, 'released idempotency keys of requests a previous process did not finish');
     const services: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger };
     server = listen(createApp(services), config.port, config.host);
     await new Promise<void>((r) => server!.once('listening', () => r()));

@@ -41,6 +41,8 @@ export function toAppError(err: unknown): AppError {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'request body is too large');
     if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
+    // @hapi/bourne (inside the body parser) refuses prototype-poisoning keys.
+    if (/prototype property/i.test(e.message ?? '')) return new AppError('VALIDATION', 'body: a "__proto__" key is not allowed');
     if (e.type === 'entity.parse.failed' || /json/i.test(e.message ?? ''))
       return new AppError('VALIDATION', 'body: malformed JSON');
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')
@@ -59,8 +61,18 @@ export function errorEnvelope(): Middleware {
   return async function errorEnvelopeMiddleware(ctx: Context, next) {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api')) {
-        throw new AppError('NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
+      if (ctx.path.startsWith('/api') && ctx.body == null) {
+        // The router's answers for a path it knows under another method: 405 (a standard method)
+        // or 501 (TRACE, CONNECT, ...), with an empty body. Both become a 405 naming the methods
+        // the path has, in the envelope; with no such path at all it is a plain 404.
+        const allow = ctx.status === 405 || ctx.status === 501 ? ctx.response.get('Allow') : '';
+        if (allow) {
+          throw new AppError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, { headers: { Allow: allow } });
+        }
+        if (ctx.status === 404 || ctx.status === 405 || ctx.status === 501) {
+          ctx.remove('Allow');
+          throw new AppError('NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
+        }
       }
     } catch (raw) {
       const err = toAppError(raw);

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
@@ -19,6 +20,7 @@ export const statusOf: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -33,6 +35,7 @@ export const errorNameOf: Record<ErrorCode, string> = {
   UNAUTHORIZED: 'Unauthorized',
   FORBIDDEN: 'Forbidden',
   NOT_FOUND: 'NotFound',
+  METHOD_NOT_ALLOWED: 'MethodNotAllowed',
   CONFLICT: 'CONFLICT',
   PAYLOAD_TOO_LARGE: 'PayloadTooLarge',
   UNSUPPORTED_MEDIA_TYPE: 'UnsupportedMediaType',

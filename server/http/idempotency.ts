@@ -10,18 +10,40 @@ import type { IdempotencyGuard } from './route.js';
  * different request is 409. Only successful responses are kept: a request that failed changed
  * nothing, so its key is released and a corrected retry (say, with a fresh expectedVersion) may
  * reuse it.
+ *
+ * Crash safety: a synchronous handler (every create-style one but the phone purchase and the lead
+ * enrolment, which await a port) runs inside the one transaction that claims the key and stores
+ * the response, so a process killed at any instant leaves either the write and its stored
+ * response, or neither. An asynchronous handler claims the key first (status 0, "in progress") and
+ * stores the response when it is done; a claim its dead process left behind is released at the
+ * next start-up (`releaseAbandoned`), and both asynchronous handlers are safe to re-run (the
+ * carrier purchase is keyed, an enrolled contact is returned as is).
  */
 export function idempotencyGuard(repo: IdempotencyRepo): IdempotencyGuard {
-  return async function idempotent(ctx: Context, run: () => Promise<void>) {
+  return async function idempotent(ctx: Context, run: () => void | Promise<void>) {
+    // Absent: no idempotency. Present but empty (or over 255): a 400, never silently ignored.
+    if (ctx.headers['idempotency-key'] === undefined) return run();
     const key = ctx.get('Idempotency-Key');
-    if (!ctx.headers['idempotency-key']) return run();
     if (key.length < 1 || key.length > 255) {
       throw new AppError('VALIDATION', 'header Idempotency-Key must be 1 to 255 characters (maxLength)');
     }
     const caller = ctx.state.caller as Caller;
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? JSON.stringify((ctx.request as { body?: unknown }).body ?? null);
     const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}?${ctx.querystring}\n${raw}`).digest('hex');
-    const existing = repo.reserve(caller.agencyId, key, fingerprint);
+    const settle = () => {
+      if (ctx.status >= 200 && ctx.status < 300) repo.complete(caller.agencyId, key, ctx.status, ctx.body);
+      else repo.release(caller.agencyId, key);
+    };
+    let pending: Promise<void> | undefined;
+    // A handler that throws synchronously rolls the whole transaction back, the claim included.
+    const existing = repo.atomically(() => {
+      const found = repo.reserve(caller.agencyId, key, fingerprint);
+      if (found) return found;
+      const result = run();
+      if (result) pending = result;
+      else settle();
+      return null;
+    });
     if (existing) {
       if (existing.fingerprint !== fingerprint) {
         throw new AppError('CONFLICT', 'Idempotency-Key was already used with a different request');
@@ -34,13 +56,13 @@ export function idempotencyGuard(repo: IdempotencyRepo): IdempotencyGuard {
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
+    if (!pending) return;
     try {
-      await run();
+      await pending;
     } catch (err) {
       repo.release(caller.agencyId, key);
       throw err;
     }
-    if (ctx.status >= 200 && ctx.status < 300) repo.complete(caller.agencyId, key, ctx.status, ctx.body);
-    else repo.release(caller.agencyId, key);
+    settle();
   };
 }

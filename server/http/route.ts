@@ -87,7 +87,8 @@ export function authorize(access: Access, caller: Caller | undefined): Caller {
   return caller;
 }
 
-export type IdempotencyGuard = (ctx: Context, run: () => Promise<void>) => Promise<void>;
+/** `run` finishes synchronously (returns undefined) when the handler is synchronous, else returns its promise. */
+export type IdempotencyGuard = (ctx: Context, run: () => void | Promise<void>) => Promise<void>;
 
 export function mountRoutes(router: Router, routes: readonly RouteDef[], idempotency: IdempotencyGuard): void {
   for (const def of routes) {
@@ -103,13 +104,21 @@ export function mountRoutes(router: Router, routes: readonly RouteDef[], idempot
         if (sentBody && !ctx.is('application/json')) {
           throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'request body must be application/json');
         }
-        if (body === undefined || (!sentBody && typeof body === 'object' && body && Object.keys(body).length === 0)) body = {};
+        // The OpenAPI document (and spec 4.1) call every declared body required: none is a 400,
+        // even where `{}` would be valid.
+        if (!sentBody) throw new AppError('VALIDATION', 'body is required: send a JSON object with Content-Type: application/json');
         validate('body', def.body, body);
       }
-      const run = async () => {
-        const result = await def.handler({ ctx, params, query, body, caller } as never);
+      const finish = (result: unknown) => {
         if (result !== undefined) ctx.body = result;
         if (!ctx.status || ctx.status === 404) ctx.status = 200;
+      };
+      // Synchronous handlers finish synchronously, so the idempotency guard can run them inside
+      // the transaction that stores their response.
+      const run = (): void | Promise<void> => {
+        const result = def.handler({ ctx, params, query, body, caller } as never);
+        if (result instanceof Promise) return result.then(finish);
+        finish(result);
       };
       try {
         if (def.idempotent) await idempotency(ctx, run);

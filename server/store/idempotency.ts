@@ -22,6 +22,7 @@ export function idempotencyRepo(db: Db) {
   const complete = db.prepare('UPDATE idempotency_keys SET status = ?, body = ? WHERE agency_id = ? AND idem_key = ?');
   const release = db.prepare('DELETE FROM idempotency_keys WHERE agency_id = ? AND idem_key = ?');
   const prune = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
+  const releaseAbandoned = db.prepare('DELETE FROM idempotency_keys WHERE status = 0');
 
   return {
     /**
@@ -48,6 +49,18 @@ export function idempotencyRepo(db: Db) {
     },
     release(agencyId: string, key: string): void {
       release.run(agencyId, key);
+    },
+    /** Runs fn in one IMMEDIATE transaction: the repos' own transactions inside it become savepoints. */
+    atomically<T>(fn: () => T): T {
+      return db.transaction(fn).immediate();
+    },
+    /**
+     * At start-up: reservations still marked in progress belong to a process that died mid-request
+     * (one API server per SQLite file). Only asynchronous handlers can leave one (see the guard);
+     * releasing it lets the client's retry run again instead of getting 409 for 24 hours.
+     */
+    releaseAbandoned(): number {
+      return releaseAbandoned.run().changes;
     },
     prune(): number {
       return prune.run(new Date(Date.now() - RETENTION_MS).toISOString()).changes;

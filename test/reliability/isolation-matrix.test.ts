@@ -1,8 +1,11 @@
 /**
- * Every endpoint (taken from the route declarations, so a new endpoint is covered without editing
- * this file) x {no key, revoked key, another agency's admin, a project_user of another project,
- * an admin key missing the scope}: the status the spec and ARCHITECTURE.md prescribe, and none of
- * the first tenant's data in any body.
+ * Every keyed endpoint (taken from the route declarations in server/app.ts, so a new endpoint is
+ * covered without editing this file) x {no key, revoked key, another agency's admin, a
+ * project_user of another project, an admin key missing the scope}: the status spec 5/7 and
+ * ARCHITECTURE.md prescribe, and none of the victim tenant's ids, names or tags in any body.
+ *
+ * Each request is one the victim's own admin could make successfully (a real id in every path
+ * parameter, a valid body), so a refusal comes from authorisation, never from validation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../server/app.js';
@@ -10,20 +13,29 @@ import type { RouteDef } from '../../server/http/route.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { awaitRun, callEnded, postCallEvent } from '../helpers/events.js';
-import type { Scope } from '../../server/store/api-keys.js';
+import { SCOPES, type Scope } from '../../server/store/api-keys.js';
 
 let h: Harness;
 let victim: Awaited<ReturnType<typeof createProjectAgentCampaign>>;
 let ids: Record<string, string>;
 let secrets: string[];
+let snapshot: () => unknown;
+let probes = 0;
 
 beforeAll(async () => {
   h = await createHarness({ temporal: true, config: { defaultPlanLimit: 10, rateLimitPoints: 1_000_000 } });
   victim = await createProjectAgentCampaign(h);
   const wf = `/api/agent-builder/agents/${victim.agentId}/campaign/workflow`;
-  const appended = await h.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['victim-tag'] } }] } });
+  const appended = await h.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['victim-tag'] } }, { type: 'add-note', config: { body: 'victim note' } }] } });
   const number = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId: victim.campaignId, areaCode: 512 } });
   const cadence = await h.api('POST', '/api/power-dialer/cadences', { body: { name: 'Victim cadence', steps: [{ delayMinutes: 0 }] } });
+  // A lead needs an active campaign with an enrolment tag; its window never opens, so it waits.
+  const patched = await h.api('PATCH', `/api/agent-builder/projects/${victim.locationId}/campaigns/${victim.campaignId}`, {
+    body: { active: true, activeTags: ['victim-lead'], config: { cadenceId: cadence.body.data.id }, callingWindow: { days: [1], start: '3:00', end: '3:01', tz: 'Pacific/Kiritimati' } },
+  });
+  expect(patched.status, patched.text).toBe(200);
+  const lead = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId: victim.campaignId, contact: { firstName: 'Victorio', phone: '+15125550177', tags: ['victim-lead'] } } });
+  expect(lead.status, lead.text).toBe(200);
   const contact = h.repos.crm.createContact(h.agencyId, { locationId: victim.locationId, firstName: 'Victimina', phone: '+15125550199' });
   const event = callEnded(victim.campaignId, { contactId: contact.id });
   await postCallEvent(h, event);
@@ -37,10 +49,24 @@ beforeAll(async () => {
     node: appended.body.workflow.nodes[0].id,
     number: number.body.phoneNumber.phoneNumber,
     cadence: cadence.body.data.id,
+    lead: lead.body.data._id,
     call: event.call.callId,
     execution: execution.id,
   };
-  secrets = [...Object.values(ids), 'Victimina', 'victim-tag', 'Victim cadence'];
+  secrets = [...Object.values(ids), contact.id, 'Victimina', 'Victorio', 'victim-tag', 'victim note', 'victim-lead', 'Victim cadence'];
+  // What no foreign caller may change.
+  snapshot = () => ({
+    project: h.repos.projects.get(h.agencyId, victim.projectId),
+    agent: h.repos.agents.get(h.agencyId, victim.agentId),
+    campaign: h.repos.campaigns.get(h.agencyId, victim.campaignId),
+    workflow: h.repos.workflows.get(h.agencyId, victim.campaignId),
+    cadence: h.repos.cadences.get(h.agencyId, ids.cadence!),
+    lead: h.repos.leads.get(h.agencyId, ids.lead!),
+    call: h.repos.calls.get(h.agencyId, ids.call!),
+    execution: h.repos.executions.get(h.agencyId, ids.execution!),
+    number: h.repos.phoneNumbers.get(h.agencyId, ids.number!),
+    executionCount: h.db.prepare('SELECT count(*) AS n FROM executions WHERE agency_id = ?').get(h.agencyId),
+  });
 });
 afterAll(async () => h?.close());
 
@@ -48,75 +74,170 @@ afterAll(async () => h?.close());
 function pathOf(route: RouteDef): string {
   const byName: Record<string, string> = {
     locationId: ids.location!, campaignId: ids.campaign!, agentId: ids.agent!, outcome: 'VOICEMAIL', nodeId: ids.node!,
-    callId: ids.call!, number: encodeURIComponent(ids.number!), executionId: ids.execution!, version: '1', leadId: 'lead_x',
+    callId: ids.call!, number: encodeURIComponent(ids.number!), executionId: ids.execution!, version: '1', leadId: ids.lead!,
   };
   return route.path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
-    if (name !== 'id') return byName[name] ?? 'x';
+    if (name !== 'id') {
+      if (!byName[name]) throw new Error(`isolation matrix: no victim value for path parameter :${name} of ${route.operationId}; add one to pathOf`);
+      return byName[name]!;
+    }
     if (route.path.startsWith('/api/v2/projects')) return ids.project!;
     if (route.path.startsWith('/api/power-dialer/cadences')) return ids.cadence!;
     return ids.agent!;
   });
 }
 
-const keyed = () => allRoutes(h.services).filter((r) => typeof r.access === 'object');
-const bodyFor = (r: RouteDef) => (['post', 'put', 'patch'].includes(r.method) ? { campaignId: ids.campaign, nodes: [{ type: 'add-tag', config: { tags: ['x'] } }] } : undefined);
+/** A body the victim's own admin could send to this operation: valid, naming the victim's resources. */
+function bodyOf(route: RouteDef): unknown {
+  const bodies: Record<string, () => unknown> = {
+    connectProject: () => ({ crm: 'crm_a', locationId: `loc_probe_${++probes}` }),
+    updateProject: () => ({ knowledgeBase: 'probe' }),
+    createAgent: () => ({ name: 'Probe', agentType: 'outreach', locationId: ids.location, capabilityIds: [] }),
+    updateAgent: () => ({ name: 'Probe' }),
+    createCampaign: () => ({ name: 'Probe', agentId: ids.agent }),
+    updateCampaign: () => ({ name: 'Probe' }),
+    buyPhoneNumber: () => ({ campaignId: ids.campaign, areaCode: 512 }),
+    assignPhoneNumber: () => ({ campaignId: ids.campaign }),
+    markCallReviewed: () => ({ reviewed: true }),
+    createCadence: () => ({ name: 'Probe cadence', steps: [{ delayMinutes: 0 }] }),
+    updateCadence: () => ({ name: 'Probe' }),
+    enrolLead: () => ({ campaignId: ids.campaign, contact: { firstName: 'Probe', phone: '+15125550166', tags: ['victim-lead'] } }),
+    appendWorkflowNodes: () => ({ nodes: [{ type: 'add-tag', config: { tags: ['probe'] } }] }),
+    replaceWorkflow: () => ({ nodes: [], edges: [], dispositionEntries: {} }),
+    patchWorkflow: () => ({ nodes: [{ id: ids.node, label: 'probe' }] }),
+    switchWorkflowOutcome: () => ({ nodeId: ids.node }),
+  };
+  if (!route.body) return undefined;
+  const make = bodies[route.operationId.replace(/ProjectScoped$/, '')];
+  if (!make) throw new Error(`isolation matrix: no sample body for ${route.operationId}; add a valid one to bodyOf`);
+  return make();
+}
 
-/** The victim's ids and names must not appear, except the ones the caller itself sent (echoed in a 404 message). */
+/** Operations whose body names a victim resource even though the path does not. */
+const bodyNamesVictim = new Set(['createAgent', 'buyPhoneNumber', 'enrolLead']);
+const namesVictim = (r: RouteDef) => /:[A-Za-z]+/.test(r.path) || bodyNamesVictim.has(r.operationId);
+
+const keyed = () => allRoutes(h.services).filter((r) => typeof r.access === 'object');
+const access = (r: RouteDef) => r.access as { scope: Scope; roles: readonly string[] };
+
+/** The victim's ids and names must not appear, except those the caller itself sent (echoed in a 404 message). */
 function expectNoForeignData(text: string, what: string, sent = '', allowed: string[] = []) {
-  for (const s of secrets) if (!allowed.includes(s)) if (!decodeURIComponent(sent).includes(s)) expect(text.includes(s), `${what} leaked ${s}`).toBe(false);
+  const echoed = decodeURIComponent(sent);
+  for (const s of secrets) if (!allowed.includes(s) && !echoed.includes(s)) expect(text.includes(s), `${what} leaked ${s}: ${text.slice(0, 300)}`).toBe(false);
+}
+
+/** Query parameters an operation cannot do without. */
+const queryOf = (r: RouteDef) => (r.operationId === 'listPipelineLeads' ? '?cadenceStep=0' : '');
+
+async function call(r: RouteDef, key: string | null) {
+  const path = pathOf(r) + queryOf(r);
+  const body = bodyOf(r);
+  const res = await h.api(r.method.toUpperCase(), path, { key, body });
+  return { res, sent: path + JSON.stringify(body ?? '') };
 }
 
 describe('tenant isolation matrix', () => {
-  it('covers every keyed endpoint', () => {
-    expect(keyed().length).toBeGreaterThanOrEqual(40);
+  it('covers every keyed endpoint, each with a victim path and a valid body', () => {
+    expect(keyed().length).toBeGreaterThanOrEqual(50);
+    for (const r of keyed()) {
+      expect(() => pathOf(r)).not.toThrow();
+      expect(() => bodyOf(r)).not.toThrow();
+    }
   });
 
-  it('no key and a revoked key: 401 everywhere', async () => {
-    const revoked = h.key({});
-    h.repos.apiKeys.revoke(h.agencyId, h.repos.apiKeys.list(h.agencyId).at(-1)!.id);
+  it('no key and a revoked key: 401 Unauthorized everywhere', async () => {
+    const { key, secret } = h.repos.apiKeys.create({ agencyId: h.agencyId, name: 'to revoke', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] });
+    h.repos.apiKeys.revoke(h.agencyId, key.id);
     for (const r of keyed()) {
-      for (const key of [null, revoked]) {
-        const res = await h.api(r.method.toUpperCase(), pathOf(r), { key, body: bodyFor(r) });
-        expect(res.status, `${r.operationId} key=${key ? 'revoked' : 'none'}`).toBe(401);
+      for (const k of [null, secret]) {
+        const { res } = await call(r, k);
+        expect(res.status, `${r.operationId} key=${k ? 'revoked' : 'none'}`).toBe(401);
+        expect(res.body.success).toBe(false);
         expect(res.body.error).toBe('Unauthorized');
         expectNoForeignData(res.text, r.operationId);
       }
     }
   });
 
-  it("another agency's admin: never a success on the victim's resources, never its data", async () => {
+  it("another agency's admin: 404 for every victim resource, its own data otherwise, never the victim's", async () => {
+    const before = snapshot();
     for (const r of keyed()) {
-      const path = pathOf(r);
-      const res = await h.api(r.method.toUpperCase(), path, { key: h.otherAgencyKey, body: bodyFor(r) });
-      expect(res.status, r.operationId).toBeLessThan(500);
-      const namesResource = /:[A-Za-z]+/.test(r.path) && !r.path.endsWith('/outcomes/:outcome/entry');
-      if (namesResource) expect([400, 404], `${r.operationId} ${path} -> ${res.status}`).toContain(res.status);
-      expectNoForeignData(res.text, r.operationId, path + JSON.stringify(bodyFor(r) ?? ''));
+      const { res, sent } = await call(r, h.otherAgencyKey);
+      const expected = namesVictim(r) ? 404 : 200;
+      expect(res.status, `${r.operationId} ${res.text.slice(0, 200)}`).toBe(expected);
+      if (expected === 404) expect(res.body.success).toBe(false);
+      expectNoForeignData(res.text, r.operationId, sent);
     }
+    expect(snapshot()).toEqual(before);
   });
 
-  it('a project_user of another project: 403 (or 404 where the spec says so), never the data', async () => {
+  it('a project_user of another project: 403, never the data', async () => {
     const other = await createProjectAgentCampaign(h);
     const key = h.key({ role: 'project_user', projectIds: [other.projectId] });
+    // Not 403, on purpose:
+    const exceptions: Record<string, { status: number; why: string }> = {
+      getCallByCallId: { status: 404, why: 'spec 4.9: 404 when the call is not found or access is denied' },
+      markCallReviewed: { status: 404, why: 'the call is addressed as in 4.9' },
+      getLead: { status: 404, why: 'a lead is addressed by its own id, like a call' },
+      getCadence: { status: 200, why: 'cadences belong to the agency, not to a project' },
+    };
+    const before = snapshot();
     for (const r of keyed()) {
-      const path = pathOf(r);
-      const res = await h.api(r.method.toUpperCase(), path, { key, body: bodyFor(r) });
-      expect(res.status, r.operationId).toBeLessThan(500);
-      const agencyLevel = r.path.startsWith('/api/power-dialer/cadences');
-      if (/:[A-Za-z]+/.test(r.path) && !agencyLevel) expect([400, 403, 404], `${r.operationId} -> ${res.status}`).toContain(res.status);
-      // Cadences belong to the agency, not to a project: a project_user of the agency may read them.
-      expectNoForeignData(res.text, r.operationId, path + JSON.stringify(bodyFor(r) ?? ''), [ids.cadence!, 'Victim cadence']);
+      const { res, sent } = await call(r, key);
+      const exception = exceptions[r.operationId];
+      const adminOnly = !access(r).roles.includes('project_user');
+      const expected = adminOnly ? 403 : (exception?.status ?? (namesVictim(r) ? 403 : 200));
+      expect(res.status, `${r.operationId} ${res.text.slice(0, 200)}`).toBe(expected);
+      if (expected === 403) {
+        expect(res.body.success).toBe(false);
+        if (!r.path.startsWith('/api/power-dialer')) expect(res.body.error).toBe('Forbidden');
+      }
+      expectNoForeignData(res.text, r.operationId, sent, [ids.cadence!, 'Victim cadence']);
     }
+    expect(snapshot()).toEqual(before);
   });
 
   it('an admin key missing the scope: 403 naming the scope', async () => {
     for (const r of keyed()) {
-      const scope = (r.access as { scope: Scope }).scope;
-      const key = h.key({ scopes: scope === 'calls:read' ? ['crm:read'] : ['calls:read'] });
-      const res = await h.api(r.method.toUpperCase(), pathOf(r), { key, body: bodyFor(r) });
+      const scope = access(r).scope;
+      const key = h.key({ scopes: SCOPES.filter((x) => x !== scope) });
+      const { res } = await call(r, key);
       expect(res.status, r.operationId).toBe(403);
       expect(res.text).toContain(scope);
       expectNoForeignData(res.text, r.operationId);
     }
+  });
+
+  it("list filters naming the victim's project or campaign return nothing of it", async () => {
+    const other = await createProjectAgentCampaign(h);
+    const projectUser = h.key({ role: 'project_user', projectIds: [other.projectId] });
+    const filters: Record<string, string> = { locationId: ids.location!, campaignId: ids.campaign!, campaignIds: ids.campaign!, scheduleId: ids.cadence!, agentId: ids.agent! };
+    const lists = keyed().filter((r) => r.method === 'get' && !/:[A-Za-z]+/.test(r.path) && r.query);
+    let probed = 0;
+    for (const r of lists) {
+      const props = Object.keys((r.query as { properties?: object }).properties ?? {});
+      for (const name of props.filter((p) => filters[p])) {
+        const path = `${r.path}${queryOf(r) ? `${queryOf(r)}&` : '?'}${name}=${encodeURIComponent(filters[name]!)}`;
+        for (const [who, key] of [['other agency', h.otherAgencyKey], ['project_user', projectUser]] as const) {
+          const res = await h.api('GET', path, { key });
+          probed++;
+          expect(res.status, `${who} ${path}`).toBeLessThan(500);
+          if (res.status === 200) expect(JSON.stringify(res.body.data ?? res.body), `${who} ${path}`).not.toMatch(/Victim|victim/);
+          else expect([403, 404], `${who} ${path} -> ${res.status}`).toContain(res.status);
+          // Spec 4.7: a project filter the caller has no access to is a 403.
+          if (name === 'locationId' && r.path.startsWith('/api/power-dialer')) expect(res.status, `${who} ${path}`).toBe(403);
+          expectNoForeignData(res.text, `${who} ${path}`, path, [ids.cadence!, 'Victim cadence']);
+        }
+      }
+    }
+    expect(probed).toBeGreaterThan(5);
+  });
+
+  it('another agency may connect the same CRM location without learning that it is connected elsewhere', async () => {
+    const res = await h.api('POST', '/api/v2/projects', { key: h.otherAgencyKey, body: { crm: 'crm_a', locationId: ids.location } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.id).not.toBe(ids.project);
+    expectNoForeignData(res.text, 'connectProject', ids.location!);
+    expect(h.repos.projects.get(h.agencyId, victim.projectId)!.status).toBe('live');
   });
 });

@@ -4,6 +4,7 @@
  * (the 202) to "last action done" (the run's result). Baseline: the same three steps as a plain
  * Temporal workflow with no-op activities, started directly, in the same run.
  */
+import { postCallWorkflowId } from '../engine/workflows/post-call-types.js';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../server/routes/events.js';
@@ -61,7 +62,7 @@ async function drive(inst: Awaited<ReturnType<typeof startInstance>>, campaignId
     });
     if (res.status !== 202) throw new Error(`event refused: ${res.status} ${await res.text()}`);
     const accepted = performance.now();
-    const result = (await inst.temporal!.client.workflow.getHandle(`post-call:${callId}`).result()) as { status: string };
+    const result = (await inst.temporal!.client.workflow.getHandle(postCallWorkflowId(inst.agency.id, callId)).result()) as { status: string };
     if (result.status !== 'succeeded') throw new Error(`run failed: ${JSON.stringify(result)}`);
     latencies.push((performance.now() - accepted) / 1000);
   });

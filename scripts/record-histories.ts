@@ -5,6 +5,7 @@
  * deliberate, patched change, to add the new shape beside the old ones (never replace old files).
  */
 import fs from 'node:fs';
+import { postCallWorkflowId } from '../engine/workflows/post-call-types.js';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -77,7 +78,7 @@ for (const [name, disposition, fields] of runs) {
   const callId = `rec-${name}`;
   const event = { type: 'call.ended' as const, call: { callId, campaignId: campaign.id, contactId: contact.id, phoneNumber: '+15125550123', dateTime: new Date().toISOString(), disposition, fields, callSummary: 'summary' } };
   await acceptCallEnded(s, agency.id, event as never, signPayload(agency.signingSecret, JSON.stringify(event)) + name);
-  const handle = temporal.client.workflow.getHandle(`post-call:${callId}`);
+  const handle = temporal.client.workflow.getHandle(postCallWorkflowId(agency.id, callId));
   const result = await handle.result();
   const file = path.join(out, `${tag}-${name}.json`);
   // The CLI's JSON is the format historyFromJSON (and so Worker.runReplayHistory) reads.

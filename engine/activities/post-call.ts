@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { renderConfig } from '../templates/render.js';
 import { PermanentPortError, type Contact, type EffectContext, type Ports } from '../ports.js';
-import type { ActionInput, ActionType, RunContext } from '../workflows/post-call-types.js';
+import { effectKey, type ActionInput, type ActionType, type RunContext } from '../workflows/post-call-types.js';
 
 type Config = Record<string, unknown>;
 
@@ -79,7 +79,7 @@ export function createPostCallActivities(ports: Ports) {
     try {
       const { contact, ctx } = await buildRunContext(ports, input);
       const config = renderConfig(input.node.config as Config, ctx);
-      const effect: EffectContext = { agencyId: input.agencyId, locationId: input.locationId, idempotencyKey: `${input.workflowId}:${input.node.id}` };
+      const effect: EffectContext = { agencyId: input.agencyId, locationId: input.locationId, idempotencyKey: effectKey(input, input.node.id) };
       const output = await perform[input.node.type](ports, effect, config, contact, input);
       await ports.executionLog.stepFinished({ ...base, status: 'succeeded', input: config, output });
       return output;

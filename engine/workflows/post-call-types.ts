@@ -2,7 +2,11 @@ import type { Graph } from '../graph/types.js';
 
 /** Names shared by the workflow, the worker and the client: written once, here. */
 export const POST_CALL_WORKFLOW = 'postCallWorkflow';
-export const postCallWorkflowId = (callId: string) => `post-call:${callId}`;
+/**
+ * Call ids come from the voice platform, so they are unique per agency only: the agency is part of
+ * the id (runs started before schema 4 keep their `post-call:<callId>` ids; see executions).
+ */
+export const postCallWorkflowId = (agencyId: string, callId: string) => `post-call:${agencyId}:${callId}`;
 
 export const ACTION_TYPES = [
   'add-tag',
@@ -49,6 +53,12 @@ export interface PostCallInput {
   /** how long one action attempt may take before Temporal retries it elsewhere */
   actionTimeoutSeconds?: number;
   retryOf?: string;
+  /**
+   * What effect idempotency keys derive from: the workflow id of the call's first run, kept by
+   * every retry of it, so a node acts at most once per call however many runs reach it. Absent on
+   * runs started before it existed (their keys derive from their own workflow id).
+   */
+  effectScope?: string;
 }
 
 export interface ActionInput {
@@ -56,11 +66,16 @@ export interface ActionInput {
   locationId: string;
   executionId: string;
   workflowId: string;
+  /** see PostCallInput.effectScope */
+  effectScope?: string;
   seq: number;
   node: { id: string; type: ActionType; config: Record<string, unknown> };
   call: CallSnapshot;
   campaign: PostCallInput['campaign'];
 }
+
+/** The idempotency key of a node's effect: one per call and node (see PostCallInput.effectScope). */
+export const effectKey = (input: Pick<ActionInput, 'effectScope' | 'workflowId'>, nodeId: string) => `${input.effectScope ?? input.workflowId}:${nodeId}`;
 
 export interface RunContext {
   call: Record<string, unknown> & { fields: Record<string, unknown> };

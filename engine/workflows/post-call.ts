@@ -83,6 +83,7 @@ export async function postCallWorkflow(input: PostCallInput): Promise<PostCallRe
         locationId: input.locationId,
         executionId: input.executionId,
         workflowId,
+        ...(input.effectScope && { effectScope: input.effectScope }),
         seq,
         node: { id: node.id, type: node.type, config: node.config as Record<string, unknown> },
         call: input.call,

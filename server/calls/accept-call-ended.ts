@@ -14,13 +14,18 @@ export interface AcceptResult {
 
 /**
  * `call.ended`: store the call record and the execution row in one transaction (the event is
- * durable before it is acknowledged), then start `post-call:<callId>` with the graph pinned at the
- * version current now. A duplicate event stores nothing new and only makes sure the run exists,
- * from the version pinned by the first delivery, so a start that failed earlier is completed.
+ * durable before it is acknowledged), then start `post-call:<agencyId>:<callId>` with the graph
+ * pinned at the version current now. Call ids are the voice platform's, unique per agency only, so
+ * the agency is part of every key and of the run's id.
+ *
+ * A duplicate event stores nothing new and only makes sure the call's run exists, from the input
+ * the first delivery stored (under the workflow id stored with its execution, so runs started
+ * before agency-scoped ids are found too). A fresh event whose run cannot be started is never a
+ * silent success: Temporal down is a 503 with the call kept for the re-delivery; a run id already
+ * taken in Temporal (a store reset under a kept Temporal history) is a 409 with nothing kept.
  */
 export async function acceptCallEnded(s: Services, agencyId: string, event: CallEndedEvent, signature: string): Promise<AcceptResult> {
   const c = event.call;
-  const workflowId = postCallWorkflowId(c.callId);
   const campaign = s.repos.campaigns.get(agencyId, c.campaignId);
   if (!campaign) throw new AppError('VALIDATION', `call.campaignId ${c.campaignId} is not a campaign of this agency`);
   const project = s.repos.projects.get(agencyId, campaign.projectId);
@@ -32,10 +37,9 @@ export async function acceptCallEnded(s: Services, agencyId: string, event: Call
   const stored = s.repos.calls.transaction(() => {
     const fresh = s.repos.calls.recordEvent(agencyId, c.callId, 'call.ended', signature);
     if (!fresh) return { duplicate: true as const };
-    const contact =
-      (c.contactId && s.repos.crm.getContact(agencyId, project.locationId, c.contactId)) ||
-      s.repos.crm.findByPhone(agencyId, project.locationId, c.phoneNumber) ||
-      s.repos.crm.createContact(agencyId, { locationId: project.locationId, phone: c.phoneNumber, fullName: c.leadName ?? '', ...(c.contactId && { id: c.contactId }) });
+    const workflowId = postCallWorkflowId(agencyId, c.callId);
+    const found = (c.contactId && s.repos.crm.getContact(agencyId, project.locationId, c.contactId)) || s.repos.crm.findByPhone(agencyId, project.locationId, c.phoneNumber);
+    const contact = found || s.repos.crm.createContact(agencyId, { locationId: project.locationId, phone: c.phoneNumber, fullName: c.leadName ?? '', ...(c.contactId && { id: c.contactId }) });
     const meta = OUTCOMES[outcome];
     const dateTime = new Date(c.dateTime).toISOString();
     const record = s.repos.calls.insert(agencyId, project.id, agent.id, {
@@ -87,21 +91,37 @@ export async function acceptCallEnded(s: Services, agencyId: string, event: Call
       campaign: { callerId: campaign.fromNumbers[0] ?? null, calendarId: (campaign.config.calendarId as string | undefined) ?? null },
       contact: { ...contact.fields, ...contact, tags: contact.tags },
       actionTimeoutSeconds: s.config.actionTimeoutSeconds,
+      effectScope: workflowId,
     };
     s.repos.runInputs.put(agencyId, workflowId, input);
-    return { duplicate: false as const, input };
+    return { duplicate: false as const, workflowId, input, createdContactId: found ? null : contact.id };
   });
 
-  const input = stored.duplicate ? s.repos.runInputs.get(agencyId, workflowId) : stored.input;
-  if (!input) throw new AppError('CONFLICT', `call ${c.callId} was already received with another outcome`);
+  let workflowId: string;
+  let input: PostCallInput | undefined;
+  if (stored.duplicate) {
+    const first = s.repos.executions.firstOfCall(agencyId, c.callId);
+    if (!first) throw new AppError('CONFLICT', `call ${c.callId} was received before but its run was not stored; send it with a new call id`);
+    workflowId = first.workflowId;
+    input = s.repos.runInputs.get(agencyId, workflowId);
+    if (!input) throw new AppError('CONFLICT', `the input of call ${c.callId}'s run is no longer stored`);
+  } else {
+    ({ workflowId, input } = stored);
+  }
   if (!s.temporal) throw new AppError('UNAVAILABLE', 'the workflow engine is not connected; the call is stored, retry the event');
   // A power-dialer call: its lead's cadence moves on by the outcome (every delivery signals; the workflow takes the first).
   if (c.leadId) await signalCallEnded(s, agencyId, c.leadId, { callId: c.callId, outcome, callerPreference: c.callerPreference ?? null, fields: Object.fromEntries((c.fields ?? []).map((f) => [f.key, f.value])) });
+  let started: boolean;
   try {
-    await s.temporal.startPostCall(c.callId, input);
+    started = await s.temporal.startPostCall(workflowId, input);
   } catch (err) {
     s.logger.error({ err, callId: c.callId }, 'starting the post-call workflow failed');
     throw new AppError('UNAVAILABLE', 'the call is stored but its post-call run could not be started yet; retry the event', { headers: { 'Retry-After': '5' } });
+  }
+  if (!started && !stored.duplicate) {
+    s.repos.calls.forgetAccepted(agencyId, c.callId, workflowId, stored.createdContactId ? { locationId: project.locationId, contactId: stored.createdContactId } : null);
+    s.logger.error({ callId: c.callId, workflowId }, 'a post-call run with this id already exists in Temporal but not in the store');
+    throw new AppError('CONFLICT', `a post-call run ${workflowId} already exists in the workflow engine but not in this store; nothing was kept`, { detailCode: 'RunIdTaken' });
   }
   return { callId: c.callId, duplicate: stored.duplicate, workflowId };
 }

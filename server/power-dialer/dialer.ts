@@ -261,7 +261,7 @@ export async function applyContactEvent(s: Services, agencyId: string, event: Co
   const enrolled: string[] = [];
   const removed: string[] = [];
   if (event.type === 'contact.deleted') {
-    for (const lead of s.repos.leads.ofContact(agencyId, given.id)) {
+    for (const lead of s.repos.leads.ofContact(agencyId, given.locationId, given.id)) {
       await removeLead(s, lead, 'contact_deleted');
       removed.push(lead.id);
     }
@@ -270,7 +270,7 @@ export async function applyContactEvent(s: Services, agencyId: string, event: Co
   const contact = upsertContact(s, agencyId, given.locationId, given);
   const project = s.repos.projects.find(agencyId, given.locationId);
   if (!project) return { contactId: contact.id, enrolled, removed };
-  s.repos.leads.refreshContact(agencyId, contact.id, contactFields(contact, project));
+  s.repos.leads.refreshContact(agencyId, given.locationId, contact.id, contactFields(contact, project));
   for (const campaign of s.repos.campaigns.listByProject(agencyId, project.id)) {
     const lead = s.repos.leads.inCampaign(agencyId, campaign.id, contact.id);
     if (lead) {

@@ -20,7 +20,7 @@ export function contactEventRoutes(s: Services): RouteDef[] {
         const agency = agencyId ? s.repos.agencies.get(agencyId) : undefined;
         if (!agency || !signature) throw new AppError('UNAUTHORIZED', `${AGENCY_HEADER} and ${SIGNATURE_HEADER} headers are required`);
         verify(agency.signingSecret, signature, (ctx.request as { rawBody?: string }).rawBody ?? '', s.config.eventToleranceSeconds);
-        if (!s.repos.leads.recordContactEvent(signature, agency.id, body.contact.id, body.type)) {
+        if (!s.repos.leads.recordContactEvent(signature, agency.id, body.contact.locationId, body.contact.id, body.type)) {
           throw new AppError('UNAUTHORIZED', 'this signature was already used (replay)');
         }
         const result = await applyContactEvent(s, agency.id, body);

@@ -60,12 +60,14 @@ export function executionRoutes(s: Services): RouteDef[] {
         if (!s.temporal) throw new AppError('UNAVAILABLE', 'the workflow engine is not connected');
         const executionId = newId('exe');
         const workflowId = `${failed.workflowId}:retry:${executionId}`;
-        const input = { ...original, executionId, startNodeId: failedStep.nodeId, retryOf: failed.id };
+        // Effects key on the call's first run (effectScope): a node that acted in any run of this call never acts again.
+        const effectScope = original.effectScope ?? s.repos.executions.firstOfCall(caller.agencyId, failed.callId)?.workflowId ?? failed.workflowId;
+        const input = { ...original, executionId, startNodeId: failedStep.nodeId, retryOf: failed.id, effectScope };
         s.db.transaction(() => {
           s.repos.executions.create({ id: executionId, agencyId: caller.agencyId, workflowId, campaignId: failed.campaignId, agentId: failed.agentId, callId: failed.callId, outcome: failed.outcome, graphVersion: failed.graphVersion });
           s.repos.runInputs.put(caller.agencyId, workflowId, input);
         }).immediate();
-        await s.temporal.startPostCallWith(workflowId, input);
+        await s.temporal.startPostCall(workflowId, input);
         ctx.status = 202;
         return { success: true, data: present(s.repos.executions.get(caller.agencyId, executionId)!) };
       },

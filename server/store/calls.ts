@@ -81,6 +81,14 @@ export function callsRepo(db: Db) {
      ORDER BY date_time DESC, id DESC
      LIMIT @limit`,
   );
+  const forget = [
+    db.prepare('DELETE FROM execution_steps WHERE execution_id IN (SELECT id FROM executions WHERE agency_id = @agencyId AND workflow_id = @workflowId)'),
+    db.prepare('DELETE FROM executions WHERE agency_id = @agencyId AND workflow_id = @workflowId'),
+    db.prepare('DELETE FROM run_inputs WHERE agency_id = @agencyId AND workflow_id = @workflowId'),
+    db.prepare('DELETE FROM calls WHERE agency_id = @agencyId AND call_id = @callId'),
+    db.prepare("DELETE FROM call_events WHERE agency_id = @agencyId AND call_id = @callId AND type = 'call.ended'"),
+  ];
+  const forgetContact = db.prepare('DELETE FROM crm_contacts WHERE agency_id = ? AND location_id = ? AND id = ?');
   const setReviewed = db.prepare('UPDATE calls SET reviewed = ? WHERE agency_id = ? AND call_id = ?');
 
   return {
@@ -113,6 +121,17 @@ export function callsRepo(db: Db) {
         createdAt: nowIso(),
       });
       return full;
+    },
+    /**
+     * Undoes an accepted call.ended whose run could not be started under its id (the id is taken
+     * in Temporal): the call, its event, its execution and input, and the contact it created go,
+     * so the refusal leaves nothing half-stored.
+     */
+    forgetAccepted(agencyId: string, callId: string, workflowId: string, createdContact: { locationId: string; contactId: string } | null): void {
+      db.transaction(() => {
+        for (const st of forget) st.run({ agencyId, callId, workflowId });
+        if (createdContact) forgetContact.run(agencyId, createdContact.locationId, createdContact.contactId);
+      }).immediate();
     },
     transaction: <T>(fn: () => T) => db.transaction(fn).immediate(),
   };

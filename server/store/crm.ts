@@ -3,20 +3,21 @@ import type { Db } from './db.js';
 import { parseJson } from './db.js';
 import { newId, nowIso } from './ids.js';
 
-/** The embedded CRM's tables: contacts, custom values and custom fields per location. */
+/**
+ * The embedded CRM's tables: contacts, custom values and custom fields per location. A contact is
+ * keyed by agency, location and its CRM id: the same id in another location or agency is another
+ * contact.
+ */
 export function crmRepo(db: Db) {
   const getContact = db.prepare<[string, string, string], { doc: string }>(
     'SELECT doc FROM crm_contacts WHERE agency_id = ? AND location_id = ? AND id = ?',
-  );
-  const getContactAnyLocation = db.prepare<[string, string], { doc: string; location_id: string }>(
-    'SELECT doc, location_id FROM crm_contacts WHERE agency_id = ? AND id = ?',
   );
   const byPhone = db.prepare<[string, string, string], { doc: string }>(
     'SELECT doc FROM crm_contacts WHERE agency_id = ? AND location_id = ? AND phone = ? LIMIT 1',
   );
   const upsert = db.prepare(
     `INSERT INTO crm_contacts (id, agency_id, location_id, phone, doc, updated_at) VALUES (@id, @agencyId, @locationId, @phone, @doc, @updatedAt)
-     ON CONFLICT (id) DO UPDATE SET phone = excluded.phone, doc = excluded.doc, updated_at = excluded.updated_at`,
+     ON CONFLICT (agency_id, location_id, id) DO UPDATE SET phone = excluded.phone, doc = excluded.doc, updated_at = excluded.updated_at`,
   );
   const values = db.prepare<[string, string], { id: string; name: string; placeholder: string; value: string }>(
     'SELECT id, name, placeholder, value FROM crm_custom_values WHERE agency_id = ? AND location_id = ? ORDER BY name',
@@ -37,10 +38,6 @@ export function crmRepo(db: Db) {
   return {
     getContact(agencyId: string, locationId: string, id: string): Contact | undefined {
       const r = getContact.get(agencyId, locationId, id);
-      return r ? parseJson<Contact>(r.doc, 'crm_contacts.doc') : undefined;
-    },
-    findContact(agencyId: string, id: string): Contact | undefined {
-      const r = getContactAnyLocation.get(agencyId, id);
       return r ? parseJson<Contact>(r.doc, 'crm_contacts.doc') : undefined;
     },
     findByPhone(agencyId: string, locationId: string, phone: string): Contact | undefined {

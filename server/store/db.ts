@@ -30,10 +30,20 @@ export function migrate(db: Db): void {
   }
   for (let v = current; v < migrations.length; v++) {
     const step = migrations[v]!;
-    db.transaction(() => {
-      step.up(db);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
+    // foreign_keys cannot change inside a transaction: switch it around the step's own.
+    if (step.foreignKeysOff) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        step.up(db);
+        if (step.foreignKeysOff) {
+          const broken = db.pragma('foreign_key_check') as unknown[];
+          if (broken.length > 0) throw new Error(`migration ${v + 1} (${step.name}) left ${broken.length} broken foreign keys`);
+        }
+        db.pragma(`user_version = ${v + 1}`);
+      })();
+    } finally {
+      if (step.foreignKeysOff) db.pragma('foreign_keys = ON');
+    }
   }
 }
 

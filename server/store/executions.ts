@@ -63,10 +63,13 @@ export function executionsRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO executions (id, agency_id, workflow_id, campaign_id, agent_id, call_id, outcome, graph_version, status, started_at)
      VALUES (@id, @agencyId, @workflowId, @campaignId, @agentId, @callId, @outcome, @graphVersion, 'running', @startedAt)
-     ON CONFLICT (workflow_id) DO NOTHING`,
+     ON CONFLICT (agency_id, workflow_id) DO NOTHING`,
   );
   const get = db.prepare<[string, string], ExecRow>('SELECT * FROM executions WHERE agency_id = ? AND id = ?');
   const byWorkflow = db.prepare<[string, string], ExecRow>('SELECT * FROM executions WHERE agency_id = ? AND workflow_id = ?');
+  const firstOfCall = db.prepare<[string, string], ExecRow>(
+    'SELECT * FROM executions WHERE agency_id = ? AND call_id = ? ORDER BY started_at, id LIMIT 1',
+  );
   const list = db.prepare<[string, string, number], ExecRow>(
     'SELECT * FROM executions WHERE agency_id = ? AND agent_id = ? ORDER BY started_at DESC, id DESC LIMIT ?',
   );
@@ -120,6 +123,11 @@ export function executionsRepo(db: Db) {
     },
     byWorkflowId(agencyId: string, workflowId: string): Execution | undefined {
       const r = byWorkflow.get(agencyId, workflowId);
+      return r ? hydrate(r) : undefined;
+    },
+    /** The call's first run: the one its call.ended event started (later ones are retries). */
+    firstOfCall(agencyId: string, callId: string): Execution | undefined {
+      const r = firstOfCall.get(agencyId, callId);
       return r ? hydrate(r) : undefined;
     },
     listByAgent(agencyId: string, agentId: string, limit: number): Execution[] {

@@ -207,7 +207,7 @@ export function leadsRepo(db: Db) {
   const byContactInCampaign = db.prepare<[string, string, string], Row>(
     `SELECT ${COLUMNS} FROM leads WHERE agency_id = ? AND campaign_id = ? AND contact_id = ?`,
   );
-  const byContact = db.prepare<[string, string], Row>(`SELECT ${COLUMNS} FROM leads WHERE agency_id = ? AND contact_id = ?`);
+  const byContact = db.prepare<[string, string, string], Row>(`SELECT ${COLUMNS} FROM leads WHERE agency_id = ? AND location_id = ? AND contact_id = ?`);
   const mirror = db.prepare(
     `UPDATE leads SET call_status = @callStatus, cadence_step = @cadenceStep, live = @live,
        next_call_time = coalesce(@nextCallTime, next_call_time), caller_preference = coalesce(@callerPreference, caller_preference),
@@ -222,7 +222,7 @@ export function leadsRepo(db: Db) {
   const refresh = db.prepare(
     `UPDATE leads SET first_name = @firstName, full_name = @fullName, email = @email, phone = @phone, timezone = @timezone,
        tags = @tags, pipeline = @pipeline, search = @search, updated_at = @updatedAt
-     WHERE agency_id = @agencyId AND contact_id = @contactId`,
+     WHERE agency_id = @agencyId AND location_id = @locationId AND contact_id = @contactId`,
   );
   const remove = db.prepare('DELETE FROM leads WHERE agency_id = ? AND id = ?');
   const removeLiveOfCampaign = db.prepare<[string, string], { id: string }>(
@@ -233,7 +233,7 @@ export function leadsRepo(db: Db) {
   );
 
   const recordContactEvent = db.prepare(
-    'INSERT INTO contact_events (signature, agency_id, contact_id, type, received_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    'INSERT INTO contact_events (signature, agency_id, location_id, contact_id, type, received_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
   );
 
   // One prepared statement per list shape, made on first use and reused: the shapes are few
@@ -268,7 +268,8 @@ export function leadsRepo(db: Db) {
       const r = byContactInCampaign.get(agencyId, campaignId, contactId);
       return r ? fromRow(r) : undefined;
     },
-    ofContact: (agencyId: string, contactId: string) => byContact.all(agencyId, contactId).map(fromRow),
+    /** The contact's leads in every campaign of the agency on that CRM location. */
+    ofContact: (agencyId: string, locationId: string, contactId: string) => byContact.all(agencyId, locationId, contactId).map(fromRow),
     /** The cadence workflow's view of the lead, written at each state change; false when the lead left. */
     mirror(agencyId: string, id: string, m: LeadMirror): boolean {
       return (
@@ -289,9 +290,9 @@ export function leadsRepo(db: Db) {
       const r = beginCall.get({ agencyId, id, cadenceStep, at, updatedAt: nowIso() });
       return r ? fromRow(r) : undefined;
     },
-    /** Copies changed contact data onto every lead of the contact. */
-    refreshContact(agencyId: string, contactId: string, f: LeadContactFields): void {
-      refresh.run({ ...f, agencyId, contactId, tags: JSON.stringify(f.tags), search: searchText(f), updatedAt: nowIso() });
+    /** Copies changed contact data onto every lead of the contact (of that location). */
+    refreshContact(agencyId: string, locationId: string, contactId: string, f: LeadContactFields): void {
+      refresh.run({ ...f, agencyId, locationId, contactId, tags: JSON.stringify(f.tags), search: searchText(f), updatedAt: nowIso() });
     },
     remove: (agencyId: string, id: string) => remove.run(agencyId, id).changes === 1,
     /** Removes the leads a stopped campaign / project was still working; returns their ids. */
@@ -304,8 +305,8 @@ export function leadsRepo(db: Db) {
       return { leads: rows.map(fromRow), total };
     },
     /** Records a signed contact event's signature; false when it was seen before (a replay). */
-    recordContactEvent(signature: string, agencyId: string, contactId: string, type: string): boolean {
-      return recordContactEvent.run(signature, agencyId, contactId, type, nowIso()).changes === 1;
+    recordContactEvent(signature: string, agencyId: string, locationId: string, contactId: string, type: string): boolean {
+      return recordContactEvent.run(signature, agencyId, locationId, contactId, type, nowIso()).changes === 1;
     },
     transaction: <T>(fn: () => T) => db.transaction(fn).immediate(),
   };

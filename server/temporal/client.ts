@@ -1,11 +1,9 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { POST_CALL_WORKFLOW, postCallWorkflowId, type PostCallInput } from '../../engine/workflows/post-call-types.js';
+import { POST_CALL_WORKFLOW, type PostCallInput } from '../../engine/workflows/post-call-types.js';
 
 export interface WorkflowStarter {
-  /** Starts `post-call:<callId>`; resolves false when that run already exists (a duplicate event). */
-  startPostCall(callId: string, input: PostCallInput): Promise<boolean>;
-  /** a post-call run under an explicit id (retries of failed runs) */
-  startPostCallWith(workflowId: string, input: PostCallInput): Promise<boolean>;
+  /** Starts a post-call run under its workflow id; resolves false when a run with that id already exists. */
+  startPostCall(workflowId: string, input: PostCallInput): Promise<boolean>;
   health(): Promise<boolean>;
   close(): Promise<void>;
   client: Client;
@@ -31,8 +29,7 @@ export async function connectTemporal(address: string, namespace: string, taskQu
   }
   return {
     client,
-    startPostCall: (callId, input) => start(postCallWorkflowId(callId), input),
-    startPostCallWith: start,
+    startPostCall: start,
     async health() {
       try {
         await connection.workflowService.describeNamespace({ namespace });

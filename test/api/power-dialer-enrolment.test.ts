@@ -36,7 +36,7 @@ describe('enrolment from CRM contact events', () => {
     const again = await postContactEvent(h, { ...event, contact: { ...event.contact, firstName: 'Ana Maria', tags: [c.activeTag, 'vip'] } });
     expect(again.status).toBe(202);
     expect(again.body.data).toEqual({ contactId: event.contact.id, enrolled: [], removed: [] });
-    expect(h.repos.leads.ofContact(h.agencyId, event.contact.id)).toHaveLength(1);
+    expect(h.repos.leads.ofContact(h.agencyId, event.contact.locationId, event.contact.id)).toHaveLength(1);
     // ... but the lead shows the contact's new data.
     expect(h.repos.leads.get(h.agencyId, leadId)).toMatchObject({ firstName: 'Ana Maria', tags: [c.activeTag, 'vip'] });
   });

@@ -1,3 +1,4 @@
+import { postCallWorkflowId } from '../../engine/workflows/post-call-types.js';
 import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../../server/routes/events.js';
 import type { Harness } from './harness.js';
 
@@ -15,7 +16,7 @@ export async function postCallEvent(h: Harness, event: unknown, opts: { agencyId
   });
 }
 
-export function callEnded(campaignId: string, opts: { callId?: string; disposition?: string; contactId?: string; phoneNumber?: string; fields?: { key: string; value: unknown }[]; callSummary?: string } = {}) {
+export function callEnded(campaignId: string, opts: { callId?: string; disposition?: string; contactId?: string; phoneNumber?: string; fields?: { key: string; value: unknown }[]; callSummary?: string; leadName?: string } = {}) {
   return {
     type: 'call.ended',
     call: {
@@ -23,7 +24,7 @@ export function callEnded(campaignId: string, opts: { callId?: string; dispositi
       campaignId,
       ...(opts.contactId && { contactId: opts.contactId }),
       phoneNumber: opts.phoneNumber ?? '+15125550123',
-      leadName: 'Ana Lopez',
+      leadName: opts.leadName ?? 'Ana Lopez',
       direction: 'outbound',
       dateTime: new Date().toISOString(),
       duration: 42,
@@ -37,7 +38,7 @@ export function callEnded(campaignId: string, opts: { callId?: string; dispositi
 }
 
 /** Waits for a post-call run to finish, by Temporal's own result, not by sleeping. */
-export async function awaitRun(h: Harness, callId: string) {
-  const handle = h.temporal!.client.workflow.getHandle(`post-call:${callId}`);
+export async function awaitRun(h: Harness, callId: string, agencyId = h.agencyId) {
+  const handle = h.temporal!.client.workflow.getHandle(postCallWorkflowId(agencyId, callId));
   return handle.result();
 }

@@ -3,8 +3,8 @@ import type { Harness } from './harness.js';
 let n = 0;
 
 /** A project, an outreach agent with appointment booking, and its primary campaign, over the API. */
-export async function createProjectAgentCampaign(h: Harness, opts: { key?: string; capabilityIds?: string[]; timezone?: string } = {}) {
-  const locationId = `loc_${++n}_${Date.now()}`;
+export async function createProjectAgentCampaign(h: Harness, opts: { key?: string; capabilityIds?: string[]; timezone?: string; locationId?: string } = {}) {
+  const locationId = opts.locationId ?? `loc_${++n}_${Date.now()}`;
   const project = await h.api('POST', '/api/v2/projects', {
     key: opts.key,
     body: { crm: 'crm_a', locationId, timezone: opts.timezone ?? 'America/Chicago', businessName: 'Bright Smile Dental', crm_a: { name: 'Bright Smile Dental' } },

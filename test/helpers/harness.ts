@@ -53,9 +53,10 @@ let counter = 0;
  * A real product instance for a test file: SQLite file in a temp dir, the Koa app on a free port,
  * and, when asked, a Temporal worker on its own task queue against the run's dev server.
  */
-export async function createHarness(opts: { temporal?: boolean; /** false: no in-process worker (the test runs worker processes) */ worker?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform } = {}): Promise<Harness> {
+export async function createHarness(opts: { temporal?: boolean; /** false: no in-process worker (the test runs worker processes) */ worker?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform; /** start from a copy of this database file (an older schema's fixture) */ fromDb?: string } = {}): Promise<Harness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-test-'));
   const dbFile = path.join(dir, 'app.db');
+  if (opts.fromDb) fs.copyFileSync(opts.fromDb, dbFile);
   const db = openDb(dbFile);
   const repos = createRepos(db);
   const basePorts = createEmbeddedPorts(db, repos);

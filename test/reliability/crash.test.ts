@@ -247,7 +247,7 @@ describe('crash of the API server', () => {
     }
     for (const e of events) {
       expect(await awaitRun(h, e.call.callId)).toMatchObject({ status: 'succeeded' });
-      expect(h.repos.effects.countWithPrefix(`post-call:${e.call.callId}:`)).toBe(3);
+      expect(h.repos.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${e.call.callId}:`)).toBe(3);
       const contactId = h.repos.calls.get(h.agencyId, e.call.callId)!.doc.contactId;
       const c = h.repos.crm.getContact(h.agencyId, ctx.locationId, contactId)!;
       expect(c.tags).toEqual(['vm-left']);

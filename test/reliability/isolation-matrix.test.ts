@@ -20,6 +20,7 @@ let victim: Awaited<ReturnType<typeof createProjectAgentCampaign>>;
 let ids: Record<string, string>;
 let secrets: string[];
 let snapshot: () => unknown;
+let victimContactId: string;
 let probes = 0;
 
 beforeAll(async () => {
@@ -37,10 +38,11 @@ beforeAll(async () => {
   const lead = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId: victim.campaignId, contact: { firstName: 'Victorio', phone: '+15125550177', tags: ['victim-lead'] } } });
   expect(lead.status, lead.text).toBe(200);
   const contact = h.repos.crm.createContact(h.agencyId, { locationId: victim.locationId, firstName: 'Victimina', phone: '+15125550199' });
+  victimContactId = contact.id;
   const event = callEnded(victim.campaignId, { contactId: contact.id });
   await postCallEvent(h, event);
   await awaitRun(h, event.call.callId);
-  const execution = h.repos.executions.byWorkflowId(h.agencyId, `post-call:${event.call.callId}`)!;
+  const execution = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
   ids = {
     project: victim.projectId,
     location: victim.locationId,
@@ -65,13 +67,18 @@ beforeAll(async () => {
     call: h.repos.calls.get(h.agencyId, ids.call!),
     execution: h.repos.executions.get(h.agencyId, ids.execution!),
     number: h.repos.phoneNumbers.get(h.agencyId, ids.number!),
+    contact: h.repos.crm.getContact(h.agencyId, victim.locationId, victimContactId),
+    leads: h.repos.leads.ofContact(h.agencyId, victim.locationId, victimContactId),
+    effects: h.db.prepare('SELECT idempotency_key, result FROM port_effects WHERE agency_id = ? ORDER BY idempotency_key').all(h.agencyId),
+    outbox: h.db.prepare('SELECT id, body FROM outbox WHERE agency_id = ? ORDER BY id').all(h.agencyId),
     executionCount: h.db.prepare('SELECT count(*) AS n FROM executions WHERE agency_id = ?').get(h.agencyId),
   });
 });
 afterAll(async () => h?.close());
 
-/** A concrete path naming the victim's resources. */
-function pathOf(route: RouteDef): string {
+/** A concrete path naming the victim's resources (or, given another id set, another tenant's). */
+function pathOf(route: RouteDef, ids_: Record<string, string> = ids): string {
+  const ids = ids_;
   const byName: Record<string, string> = {
     locationId: ids.location!, campaignId: ids.campaign!, agentId: ids.agent!, outcome: 'VOICEMAIL', nodeId: ids.node!,
     callId: ids.call!, number: encodeURIComponent(ids.number!), executionId: ids.execution!, version: '1', leadId: ids.lead!,
@@ -88,7 +95,8 @@ function pathOf(route: RouteDef): string {
 }
 
 /** A body the victim's own admin could send to this operation: valid, naming the victim's resources. */
-function bodyOf(route: RouteDef): unknown {
+function bodyOf(route: RouteDef, ids_: Record<string, string> = ids): unknown {
+  const ids = ids_;
   const bodies: Record<string, () => unknown> = {
     connectProject: () => ({ crm: 'crm_a', locationId: `loc_probe_${++probes}` }),
     updateProject: () => ({ knowledgeBase: 'probe' }),
@@ -239,5 +247,101 @@ describe('tenant isolation matrix', () => {
     expect(res.body.data.id).not.toBe(ids.project);
     expectNoForeignData(res.text, 'connectProject', ids.location!);
     expect(h.repos.projects.get(h.agencyId, victim.projectId)!.status).toBe('live');
+  });
+});
+
+/**
+ * Outside ids (call ids, CRM contact ids, Idempotency-Key values) are unique per agency only. An
+ * agency that connects the victim's CRM location and sends the victim's own outside ids gets its
+ * own resources, runs and replays — never the victim's, and the victim's stored state never moves.
+ */
+describe("tenant isolation matrix: another agency with the victim's outside ids", () => {
+  let theirs: Record<string, string>;
+  const victimKeys: Record<string, string> = {};
+  /**
+   * What both tenants hold: the CRM location, call id and contact id are the attacker's own too; the
+   * attacker's campaign enrols the same tag (the sample enrolment body's) and node ids are per graph.
+   */
+  const shared = () => [ids.location!, ids.call!, victimContactId, 'victim-lead', ids.node!];
+
+  beforeAll(async () => {
+    // The victim used an Idempotency-Key on every create-style operation.
+    for (const r of keyed().filter((x) => x.idempotent)) {
+      const key = `victim-key-${r.operationId}`;
+      const res = await h.api(r.method.toUpperCase(), pathOf(r) + queryOf(r), { body: bodyOf(r), headers: { 'Idempotency-Key': key } });
+      expect(res.status, `${r.operationId} ${res.text.slice(0, 200)}`).toBe(200);
+      victimKeys[r.operationId] = key;
+    }
+    // The attacker's own project on the victim's location, with an agent, a campaign enrolling the victim's tag, a cadence and a number.
+    // (An earlier test may have connected it already: that project is the attacker's too.)
+    const connected = await h.api('POST', '/api/v2/projects', { key: h.otherAgencyKey, body: { crm: 'crm_a', locationId: victim.locationId } });
+    expect([200, 409]).toContain(connected.status);
+    const agent = await h.api('POST', '/api/agent-builder/agents', { key: h.otherAgencyKey, body: { name: 'Attacker desk', agentType: 'outreach', locationId: victim.locationId, capabilityIds: [] } });
+    expect(agent.status, agent.text).toBe(200);
+    const mine = { projectId: h.repos.projects.find(`${h.agencyId}_other`, victim.locationId)!.id, agentId: agent.body.data.id as string, campaignId: agent.body.data.campaignId as string };
+    const cadence = await h.api('POST', '/api/power-dialer/cadences', { key: h.otherAgencyKey, body: { name: 'Attacker cadence', steps: [{ delayMinutes: 0 }] } });
+    const patched = await h.api('PATCH', `/api/agent-builder/projects/${victim.locationId}/campaigns/${mine.campaignId}`, {
+      key: h.otherAgencyKey,
+      body: { active: true, activeTags: ['victim-lead'], config: { cadenceId: cadence.body.data.id }, callingWindow: { days: [1], start: '3:00', end: '3:01', tz: 'Pacific/Kiritimati' } },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const appended = await h.api('POST', `/api/agent-builder/agents/${mine.agentId}/campaign/workflow/outcomes/VOICEMAIL/nodes`, { key: h.otherAgencyKey, body: { nodes: [{ type: 'add-tag', config: { tags: ['attacker-tag'] } }] } });
+    const number = await h.api('POST', '/api/agent-builder/phone-numbers', { key: h.otherAgencyKey, body: { campaignId: mine.campaignId, areaCode: 512 } });
+    theirs = {
+      project: mine.projectId, location: victim.locationId, agent: mine.agentId, campaign: mine.campaignId, node: appended.body.workflow.nodes[0].id,
+      number: number.body.phoneNumber.phoneNumber, cadence: cadence.body.data.id, lead: 'none', call: ids.call!, execution: 'none',
+    };
+  });
+
+  it("the victim's call id in a call event: the attacker's own call and run, the victim's untouched", async () => {
+    const before = snapshot();
+    const other = `${h.agencyId}_other`;
+    const event = callEnded(theirs.campaign!, { callId: ids.call, contactId: victimContactId, leadName: 'Attacker Lead' });
+    const res = await postCallEvent(h, event, { agencyId: other });
+    expect(res.status, res.text).toBe(202);
+    expect(res.body.data.duplicate).toBe(false);
+    expect(await awaitRun(h, ids.call!, other)).toMatchObject({ status: 'succeeded', steps: 1 });
+    expectNoForeignData(res.text, 'receiveCallEvent', ids.call!, shared());
+    // The attacker's contact of that id is its own (created from the event), tagged by its own chain.
+    expect(h.repos.crm.getContact(other, victim.locationId, victimContactId)!.tags).toEqual(['attacker-tag']);
+    // Call routes that take the call id answer the attacker's own record.
+    for (const r of keyed().filter((x) => x.path.includes(':callId'))) {
+      const { res: got, sent } = await call(r, h.otherAgencyKey);
+      expect(got.status, `${r.operationId} ${got.text.slice(0, 200)}`).toBe(200);
+      expectNoForeignData(got.text, r.operationId, sent, shared());
+    }
+    const mine = await h.api('GET', `/api/call-history/by-call-id/${ids.call}`, { key: h.otherAgencyKey });
+    expect(mine.body.data).toMatchObject({ callId: ids.call, leadName: 'Attacker Lead', campaignId: theirs.campaign });
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("the victim's contact id in a contact event and an enrolment: the attacker's own contact and lead", async () => {
+    const before = snapshot();
+    const other = `${h.agencyId}_other`;
+    const { postContactEvent } = await import('../helpers/power-dialer.js');
+    const ev = await postContactEvent(h, { type: 'contact.updated', contact: { id: victimContactId, locationId: victim.locationId, firstName: 'Mallory', phone: '+15125550166', tags: ['victim-lead'] } }, { agencyId: other });
+    expect(ev.status, ev.text).toBe(202);
+    expect(ev.body.data.enrolled).toHaveLength(1);
+    expectNoForeignData(ev.text, 'receiveContactEvent', victimContactId, shared());
+    const byId = await h.api('POST', '/api/power-dialer/leads', { key: h.otherAgencyKey, body: { campaignId: theirs.campaign, contactId: victimContactId } });
+    expect(byId.status, byId.text).toBe(200);
+    expect(byId.body, byId.text).toMatchObject({ data: { firstName: 'Mallory', campaignId: theirs.campaign }, created: false });
+    expectNoForeignData(byId.text, 'enrolLead', victimContactId, shared());
+    const deleted = await postContactEvent(h, { type: 'contact.deleted', contact: { id: victimContactId, locationId: victim.locationId } }, { agencyId: other });
+    expect(deleted.status, deleted.text).toBe(202);
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("the victim's Idempotency-Key on every create-style operation: the attacker's own write, never a replay of the victim's", async () => {
+    const before = snapshot();
+    const ops = keyed().filter((x) => x.idempotent);
+    expect(ops.length).toBeGreaterThanOrEqual(7);
+    for (const r of ops) {
+      const res = await h.api(r.method.toUpperCase(), pathOf(r, theirs) + queryOf(r), { key: h.otherAgencyKey, body: bodyOf(r, theirs), headers: { 'Idempotency-Key': victimKeys[r.operationId]! } });
+      expect(res.status, `${r.operationId} ${res.text.slice(0, 200)}`).toBe(200);
+      expect(res.headers.get('idempotent-replayed'), r.operationId).toBeNull();
+      expectNoForeignData(res.text, r.operationId, pathOf(r, theirs) + JSON.stringify(bodyOf(r, theirs)), shared());
+    }
+    expect(snapshot()).toEqual(before);
   });
 });

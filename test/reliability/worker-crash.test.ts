@@ -30,7 +30,7 @@ describe('crash of a worker during a burst', () => {
     const contacts = Array.from({ length: 20 }, (_, i) => h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, firstName: `C${i}`, phone: `+1512555${String(1000 + i)}` }));
     const events = contacts.map((c) => callEnded(ctx.campaignId, { contactId: c.id, phoneNumber: c.phone }));
     for (const e of events) expect((await postCallEvent(h, e)).status).toBe(202);
-    const running = () => events.filter((e) => h.repos.executions.byWorkflowId(h.agencyId, `post-call:${e.call.callId}`)?.steps.some((s) => s.nodeType === 'send-sms' && s.status === 'running')).length;
+    const running = () => events.filter((e) => h.repos.executions.firstOfCall(h.agencyId, e.call.callId)?.steps.some((s) => s.nodeType === 'send-sms' && s.status === 'running')).length;
     await until(() => running() >= 3);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
@@ -41,7 +41,7 @@ describe('crash of a worker during a burst', () => {
       expect(after.tags).toEqual(['vm-left']);
       expect(after.notes).toHaveLength(1);
       expect(h.db.prepare('SELECT count(*) AS n FROM outbox WHERE contact_id = ?').get(c.id)).toEqual({ n: 1 });
-      expect(h.repos.effects.countWithPrefix(`post-call:${events[i]!.call.callId}:`)).toBe(3);
+      expect(h.repos.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${events[i]!.call.callId}:`)).toBe(3);
     }
   });
 });

@@ -20,9 +20,11 @@ async function runChain(opts: {
   contact?: Record<string, unknown>;
   campaignConfig?: Record<string, unknown>;
   fromNumbers?: string[];
+  /** run on this project's campaign instead of a fresh one (same location, same calendars) */
+  on?: Awaited<ReturnType<typeof createProjectAgentCampaign>>;
 }) {
-  const ctx = await createProjectAgentCampaign(h);
-  h.repos.crm.addCustomValue(h.agencyId, ctx.locationId, 'Business name', 'business_name', 'Bright Smile Dental');
+  const ctx = opts.on ?? (await createProjectAgentCampaign(h));
+  if (!opts.on) h.repos.crm.addCustomValue(h.agencyId, ctx.locationId, 'Business name', 'business_name', 'Bright Smile Dental');
   const campaign = h.repos.campaigns.get(h.agencyId, ctx.campaignId)!;
   h.repos.campaigns.save({ ...campaign, fromNumbers: opts.fromNumbers ?? ['+15125550100'], config: { ...campaign.config, ...(opts.campaignConfig ?? {}) } });
   const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, firstName: 'Ana', lastName: 'Lopez', fullName: 'Ana Lopez', phone: '+15125550123', email: 'ana@clinic.dental', ...(opts.contact ?? {}) });
@@ -38,7 +40,7 @@ async function runChain(opts: {
   const event = callEnded(ctx.campaignId, { contactId: contact.id, disposition: outcome, fields: opts.fields, callSummary: 'Patient booked a cleaning.' });
   expect((await postCallEvent(h, event)).status).toBe(202);
   const result = await awaitRun(h, event.call.callId);
-  const execution = h.repos.executions.byWorkflowId(h.agencyId, `post-call:${event.call.callId}`)!;
+  const execution = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
   return { ...ctx, contact: () => h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!, contactId: contact.id, result, execution, callId: event.call.callId };
 }
 
@@ -90,7 +92,8 @@ describe('every action against the embedded ports, on real Temporal', () => {
     const booked = h.db.prepare('SELECT calendar_id, starts_at, ends_at FROM appointments WHERE contact_id = ?').all(r.contactId);
     expect(booked).toEqual([{ calendar_id: 'cal_1', starts_at: slot, ends_at: '2026-12-01T15:45:00.000Z' }]);
 
-    const again = await runChain({ ...config, nodes: [{ id: 'book', type: 'book-appointment', config: { durationMinutes: 30 } }, { id: 'after', type: 'add-tag', config: { tags: ['booked'] } }] });
+    // Another call of the same location asks for an overlapping slot on the same calendar.
+    const again = await runChain({ ...config, on: r, nodes: [{ id: 'book', type: 'book-appointment', config: { durationMinutes: 30 } }, { id: 'after', type: 'add-tag', config: { tags: ['booked'] } }] });
     expect(again.result).toMatchObject({ status: 'failed', failedNodeId: 'book' });
     expect(again.execution.status).toBe('failed');
     expect(again.execution.error).toMatch(/already booked/);
@@ -182,6 +185,6 @@ describe('version pinning', () => {
     await h.restartWorker();
     await awaitRun(h, event.call.callId);
     expect(h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!.tags).toEqual(['v1']);
-    expect(h.repos.executions.byWorkflowId(h.agencyId, `post-call:${event.call.callId}`)!.graphVersion).toBe(1);
+    expect(h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.graphVersion).toBe(1);
   });
 });

@@ -36,8 +36,8 @@ describe('faults', () => {
     expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'succeeded' });
     expect(calls).toBe(3);
     expect(h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!.tags).toEqual(['vm-left']);
-    expect(h.repos.effects.countWithPrefix(`post-call:${event.call.callId}:`)).toBe(1);
-    const [step] = h.repos.executions.byWorkflowId(h.agencyId, `post-call:${event.call.callId}`)!.steps;
+    expect(h.repos.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${event.call.callId}:`)).toBe(1);
+    const [step] = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.steps;
     expect(step).toMatchObject({ status: 'succeeded', attempts: 3, error: null });
   });
 
@@ -66,7 +66,7 @@ describe('faults', () => {
     const event = callEnded(ctx.campaignId, { contactId: contact.id, disposition: 'SUCCESS' });
     await postCallEvent(h, event);
     expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'failed' });
-    const failed = h.repos.executions.byWorkflowId(h.agencyId, `post-call:${event.call.callId}`)!;
+    const failed = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
     failing = false;
     const retry = await h.api('POST', `${wf}/executions/${failed.id}/retry`);
     expect(retry.status, retry.text).toBe(202);
@@ -92,7 +92,7 @@ describe('faults', () => {
     const first = await startWorkerProcess(h);
     const event = callEnded(ctx.campaignId, { contactId: contact.id });
     expect((await postCallEvent(h, event)).status).toBe(202);
-    const workflowId = `post-call:${event.call.callId}`;
+    const workflowId = `post-call:${h.agencyId}:${event.call.callId}`;
     // The sandbox carrier takes 1.5 s: kill the worker while the SMS is in flight.
     await until(() => h.repos.executions.byWorkflowId(h.agencyId, workflowId)?.steps.some((s) => s.nodeType === 'send-sms' && s.status === 'running'));
     first.kill('SIGKILL');
@@ -107,7 +107,7 @@ describe('faults', () => {
     expect(c.tags).toEqual(['vm-left']);
     expect(c.notes).toHaveLength(1);
     expect(h.db.prepare('SELECT count(*) AS n FROM outbox WHERE contact_id = ?').get(contact.id)).toEqual({ n: 1 });
-    expect(h.repos.effects.countWithPrefix(`${workflowId}:`)).toBe(3);
+    expect(h.repos.effects.countWithPrefix(h.agencyId, `${workflowId}:`)).toBe(3);
     const steps = h.repos.executions.byWorkflowId(h.agencyId, workflowId)!.steps;
     expect(steps.map((s) => [s.nodeType, s.status])).toEqual([['add-tag', 'succeeded'], ['send-sms', 'succeeded'], ['add-note', 'succeeded']]);
     expect(steps[1]!.attempts).toBe(2);

@@ -26,7 +26,7 @@ describe('one path through every layer (issue 2, item 5)', () => {
     const event = callEnded(campaignId, { contactId: contact.id, disposition: 'VOICEMAIL' });
     const first = await postCallEvent(h, event);
     expect(first.status, first.text).toBe(202);
-    expect(first.body.data).toMatchObject({ callId: event.call.callId, duplicate: false, workflowId: `post-call:${event.call.callId}` });
+    expect(first.body.data).toMatchObject({ callId: event.call.callId, duplicate: false, workflowId: `post-call:${h.agencyId}:${event.call.callId}` });
     // The platform re-delivers with a fresh signature (an identical replay is refused, see below).
     const second = await postCallEvent(h, event, { timestamp: Math.floor(Date.now() / 1000) + 1 });
     expect(second.status, second.text).toBe(200);
@@ -37,7 +37,7 @@ describe('one path through every layer (issue 2, item 5)', () => {
 
     const tagged = h.repos.crm.getContact(h.agencyId, locationId, contact.id)!;
     expect(tagged.tags).toEqual(['vm-left']);
-    expect(h.repos.effects.countWithPrefix(`post-call:${event.call.callId}:`)).toBe(1);
+    expect(h.repos.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${event.call.callId}:`)).toBe(1);
 
     const executions = h.repos.executions.listByAgent(h.agencyId, agentId, 10);
     expect(executions).toHaveLength(1);

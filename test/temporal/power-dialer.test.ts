@@ -138,8 +138,8 @@ describe('calling windows', () => {
 
     const ack = await postContactEvent(h, c.event());
     expect(ack.body.data.enrolled).toHaveLength(2);
-    const leadId = h.repos.leads.ofContact(h.agencyId, ack.body.data.contactId).find((l) => l.campaignId === c.campaignId)!.id;
-    const dropped = h.repos.leads.ofContact(h.agencyId, ack.body.data.contactId).find((l) => l.campaignId === dropping.campaignId)!.id;
+    const leadId = h.repos.leads.ofContact(h.agencyId, c.locationId, ack.body.data.contactId).find((l) => l.campaignId === c.campaignId)!.id;
+    const dropped = h.repos.leads.ofContact(h.agencyId, c.locationId, ack.body.data.contactId).find((l) => l.campaignId === dropping.campaignId)!.id;
 
     expect(lead(leadId)).toMatchObject({ callStatus: 'waiting_for_window', cadenceStep: 0, nextCallTime: new Date(opens.toMillis()).toISOString() });
     const parked = await h.api('GET', `/api/power-dialer/pipeline/s2l-parked?campaignId=${c.campaignId}`);

@@ -2,11 +2,17 @@ import type Database from 'better-sqlite3';
 import { m001Core } from './001-core.js';
 import { m002PhoneNumbers } from './002-phone-numbers.js';
 import { m003PowerDialer } from './003-power-dialer.js';
+import { m004TenantScopedKeys } from './004-tenant-scoped-keys.js';
 
 export interface Migration {
   name: string;
   up(db: Database.Database): void;
+  /**
+   * The step rebuilds tables that others reference (a key change): it runs with foreign keys off,
+   * as SQLite's table-rebuild procedure requires, and must leave `foreign_key_check` clean.
+   */
+  foreignKeysOff?: boolean;
 }
 
 /** Ordered; the position in this list is the schema version it produces (1-based). Never reorder. */
-export const migrations: Migration[] = [m001Core, m002PhoneNumbers, m003PowerDialer];
+export const migrations: Migration[] = [m001Core, m002PhoneNumbers, m003PowerDialer, m004TenantScopedKeys];

@@ -1,0 +1,92 @@
+/**
+ * Store upgrades: a database written by an earlier schema (test/fixtures/db/schema-3.db, made by
+ * the schema-3 code through the real API: a contact event, an idempotent append, a post-call run
+ * of four actions) opens under the current code with every row intact and its keys rewritten to
+ * the tenant-scoped form; runs started before keep their workflow ids and are still found; a
+ * database newer than the code is refused with a clear message.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { openDb } from '../../server/store/db.js';
+import { migrations } from '../../server/store/migrations/index.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { callEnded, postCallEvent } from '../helpers/events.js';
+
+const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/db/schema-3.db');
+const AGENCY = 'agency_1_32757';
+const LOCATION = 'loc_fixture';
+const CAMPAIGN = 'cmp__kWC45zXnyVjpg';
+const OLD_RUN = 'post-call:call_fixture';
+const AGENT = 'agt_mOreTiAZ9j3dWg';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ temporal: true, fromDb: FIXTURE });
+});
+afterAll(async () => h?.close());
+
+describe('a schema-3 database', () => {
+  it('migrates to the current schema with every row kept', () => {
+    expect(h.db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    const old = new Database(FIXTURE, { readonly: true });
+    try {
+      for (const table of ['projects', 'agents', 'campaigns', 'workflows', 'workflow_versions', 'crm_contacts', 'calls', 'call_events', 'executions', 'execution_steps', 'run_inputs', 'port_effects', 'outbox', 'appointments', 'leads', 'contact_events', 'idempotency_keys']) {
+        const before = (old.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+        expect((h.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n, table).toBe(before);
+        expect(before, `${table} is represented in the fixture`).toBeGreaterThan(0);
+      }
+    } finally {
+      old.close();
+    }
+    expect(h.db.pragma('foreign_key_check')).toEqual([]);
+    expect(h.db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+
+  it('reads the old rows through the tenant-scoped keys', () => {
+    expect(h.repos.crm.getContact(AGENCY, LOCATION, 'ct_fixture')).toMatchObject({ firstName: 'Fia', tags: ['new-lead', 'vm-left'] });
+    expect(h.repos.crm.getContact(AGENCY, LOCATION, 'ct_fixture')!.notes).toHaveLength(1);
+    expect(h.repos.leads.ofContact(AGENCY, LOCATION, 'ct_fixture')).toHaveLength(1);
+    expect(h.repos.effects.countWithPrefix(AGENCY, `${OLD_RUN}:`)).toBe(4);
+    expect(h.db.prepare('SELECT location_id, calendar_id FROM appointments WHERE agency_id = ?').all(AGENCY)).toEqual([{ location_id: LOCATION, calendar_id: 'cal_1' }]);
+    const run = h.repos.executions.firstOfCall(AGENCY, 'call_fixture')!;
+    expect(run).toMatchObject({ workflowId: OLD_RUN, status: 'succeeded' });
+    expect(run.steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    expect(h.repos.runInputs.get(AGENCY, OLD_RUN)).toMatchObject({ executionId: run.id, campaignId: CAMPAIGN });
+  });
+
+  it('finds a run started before the upgrade: a re-delivered event is a duplicate of it, under its old id', async () => {
+    const r = await postCallEvent(h, callEnded(CAMPAIGN, { callId: 'call_fixture', contactId: 'ct_fixture' }), { agencyId: AGENCY });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data).toEqual({ callId: 'call_fixture', duplicate: true, workflowId: OLD_RUN });
+    // The run re-started from its stored input found every effect recorded under its old keys: nothing acted twice.
+    await h.temporal!.client.workflow.getHandle(OLD_RUN).result();
+    expect(h.repos.crm.getContact(AGENCY, LOCATION, 'ct_fixture')!.notes).toHaveLength(1);
+    expect(h.db.prepare('SELECT count(*) AS n FROM outbox WHERE agency_id = ?').get(AGENCY)).toEqual({ n: 1 });
+    expect(h.db.prepare('SELECT count(*) AS n FROM appointments WHERE agency_id = ?').get(AGENCY)).toEqual({ n: 1 });
+  });
+
+  it('replays an Idempotency-Key stored before the upgrade', async () => {
+    const key = h.key({ agencyId: AGENCY });
+    // The very request the schema-3 code stored under that key.
+    const nodes = [{ type: 'add-tag', config: { tags: ['vm-left'] } }, { type: 'add-note', config: { body: 'note {{contact.firstName}}' } }, { type: 'send-sms', config: { body: 'Hi {{contact.firstName}}', fromNumber: '+15125550100' } }, { type: 'book-appointment', config: { durationMinutes: 30 } }];
+    const r = await h.api('POST', `/api/agent-builder/agents/${AGENT}/campaign/workflow/outcomes/VOICEMAIL/nodes`, { key, headers: { 'Idempotency-Key': 'fixture-key' }, body: { nodes } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.headers.get('idempotent-replayed')).toBe('true');
+    expect(h.repos.workflows.get(AGENCY, CAMPAIGN).graph.nodes).toHaveLength(4);
+  });
+});
+
+describe('a database newer than the code', () => {
+  it('is refused with a message naming both versions', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-newer-'));
+    const file = path.join(dir, 'app.db');
+    const db = new Database(file);
+    db.pragma(`user_version = ${migrations.length + 1}`);
+    db.close();
+    expect(() => openDb(file)).toThrow(new RegExp(`schema version ${migrations.length + 1} is newer than this code knows \\(${migrations.length}\\)`));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

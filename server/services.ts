@@ -16,6 +16,7 @@ import { runInputsRepo } from './store/run-inputs.js';
 import { phoneNumbersRepo } from './store/phone-numbers.js';
 import { cadencesRepo } from './store/cadences.js';
 import { leadsRepo } from './store/leads.js';
+import { webhookSignaturesRepo } from './store/webhook-signatures.js';
 import { sandboxNumberInventory } from './adapters/sandbox-voice-numbers.js';
 import type { WorkflowStarter } from './temporal/client.js';
 import type { NumberInventory, Ports } from '../engine/ports.js';
@@ -41,6 +42,7 @@ export function createRepos(db: Db) {
     phoneNumbers: phoneNumbersRepo(db),
     cadences: cadencesRepo(db),
     leads: leadsRepo(db),
+    webhookSignatures: webhookSignaturesRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

@@ -38,6 +38,7 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string) {
     paths[path][def.method] = {
       operationId: def.operationId,
       summary: def.summary,
+      ...(def.description && { description: def.description }),
       tags: [def.tag],
       ...(def.deprecated && { deprecated: true }),
       security: typeof def.access === 'object' ? [{ bearerAuth: [] }] : [],

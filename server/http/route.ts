@@ -43,6 +43,8 @@ interface TypedRoute<P extends JSONSchema | undefined, Q extends JSONSchema | un
   path: string;
   operationId: string;
   summary: string;
+  /** longer rules an integrator needs (OpenAPI `description`) */
+  description?: string;
   tag: string;
   access: Access;
   params?: P;

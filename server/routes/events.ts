@@ -49,7 +49,10 @@ export function eventRoutes(s: Services): RouteDef[] {
         if (!agency || !signature) throw new AppError('UNAUTHORIZED', `${AGENCY_HEADER} and ${SIGNATURE_HEADER} headers are required`);
         const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
         verify(agency.signingSecret, signature, raw, s.config.eventToleranceSeconds);
-        if (s.repos.calls.signatureSeen(signature)) throw new AppError('UNAUTHORIZED', 'this signature was already used (replay)');
+        // Every signature once: a re-delivery is signed afresh; a reused signature is a replay.
+        if (!s.repos.webhookSignatures.claim(agency.id, 'calls', signature, s.config.eventToleranceSeconds)) {
+          throw new AppError('UNAUTHORIZED', 'this signature was already used (replay)');
+        }
         const event = body as { type: string; call: { callId: string } };
         if (event.type === 'call.started') {
           validate('body', CallStartedEvent, body);

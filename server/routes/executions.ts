@@ -14,6 +14,10 @@ const ExecParams = { type: 'object', required: ['agentId', 'executionId'], prope
 
 const present = (e: Execution) => e;
 
+/** A failed run is retried at most once; a retry that failed in turn is retried itself. */
+const alreadyRetried = (id: string, by: string) =>
+  new AppError('CONFLICT', `execution ${id} was already retried by ${by}; retry that run if it failed`, { detailCode: 'AlreadyRetried' });
+
 /** Execution history: per run the call, outcome, graph version, status and every step (spec 9: under `data`, camelCase). */
 export function executionRoutes(s: Services): RouteDef[] {
   const load = (agencyId: string, agentId: string, executionId: string) => {
@@ -47,27 +51,43 @@ export function executionRoutes(s: Services): RouteDef[] {
     defineRoute({
       method: 'post', path: `${base}/:executionId/retry`, operationId: 'retryWorkflowExecution', tag: 'Execution history',
       summary: 'Re-run a failed run from its failed step, on the same pinned graph version',
+      description:
+        'A failed run is retried at most once (409 `AlreadyRetried` names its retry; retry that one if it failed in turn), ' +
+        'and two concurrent retries of one run start one run. Effects are keyed per call and step, not per run, so a step ' +
+        'that took effect in any run of the call is not repeated.',
       access: { scope: 'workflows:write', roles: ['agency_admin'] }, params: ExecParams,
       responses: { 202: { description: 'the new run', schema: ok(ExecutionSchema) } },
       handler: async ({ ctx, caller, params }) => {
         resolveTarget(s, caller, params.agentId, {});
         const failed = load(caller.agencyId, params.agentId, params.executionId);
-        if (failed.status !== 'failed') throw new AppError('CONFLICT', `execution ${failed.id} is ${failed.status}; only a failed run can be retried`);
+        if (failed.status !== 'failed') throw new AppError('CONFLICT', `execution ${failed.id} is ${failed.status}; only a failed run can be retried`, { detailCode: 'NotFailed' });
+        if (failed.retriedBy) throw alreadyRetried(failed.id, failed.retriedBy);
         const failedStep = [...failed.steps].reverse().find((st) => st.status === 'failed');
-        if (!failedStep) throw new AppError('CONFLICT', `execution ${failed.id} has no failed step to resume from`);
+        if (!failedStep) throw new AppError('CONFLICT', `execution ${failed.id} has no failed step to resume from`, { detailCode: 'NotFailed' });
         const original = s.repos.runInputs.get(caller.agencyId, failed.workflowId);
         if (!original) throw new AppError('CONFLICT', `the input of execution ${failed.id} is no longer stored`);
         if (!s.temporal) throw new AppError('UNAVAILABLE', 'the workflow engine is not connected');
         const executionId = newId('exe');
-        const workflowId = `${failed.workflowId}:retry:${executionId}`;
-        // Effects key on the call's first run (effectScope): a node that acted in any run of this call never acts again.
+        // Effects key on the call's first run (effectScope), whatever run reaches a node: a node that
+        // took effect in any run of this call returns its recorded result instead of acting again.
         const effectScope = original.effectScope ?? s.repos.executions.firstOfCall(caller.agencyId, failed.callId)?.workflowId ?? failed.workflowId;
+        const workflowId = `${effectScope}:retry:${executionId}`;
         const input = { ...original, executionId, startNodeId: failedStep.nodeId, retryOf: failed.id, effectScope };
-        s.db.transaction(() => {
-          s.repos.executions.create({ id: executionId, agencyId: caller.agencyId, workflowId, campaignId: failed.campaignId, agentId: failed.agentId, callId: failed.callId, outcome: failed.outcome, graphVersion: failed.graphVersion });
+        const claimed = s.db.transaction(() => {
+          // One retry per failed run: of two concurrent requests, exactly one claims it.
+          if (!s.repos.executions.claimRetry(caller.agencyId, failed.id, executionId)) return false;
+          s.repos.executions.create({ id: executionId, agencyId: caller.agencyId, workflowId, campaignId: failed.campaignId, agentId: failed.agentId, callId: failed.callId, outcome: failed.outcome, graphVersion: failed.graphVersion, retryOf: failed.id });
           s.repos.runInputs.put(caller.agencyId, workflowId, input);
+          return true;
         }).immediate();
-        await s.temporal.startPostCall(workflowId, input);
+        if (!claimed) throw alreadyRetried(failed.id, s.repos.executions.get(caller.agencyId, failed.id)?.retriedBy ?? 'another request');
+        try {
+          await s.temporal.startPostCall(workflowId, input);
+        } catch (err) {
+          s.repos.executions.undoRetry(caller.agencyId, failed.id, executionId);
+          s.logger.error({ err, executionId: failed.id }, 'starting a retry failed');
+          throw new AppError('UNAVAILABLE', 'the retry could not be started; the run is unchanged, retry shortly', { headers: { 'Retry-After': '5' } });
+        }
         ctx.status = 202;
         return { success: true, data: present(s.repos.executions.get(caller.agencyId, executionId)!) };
       },

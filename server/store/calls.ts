@@ -64,7 +64,6 @@ export function callsRepo(db: Db) {
   const recordEvent = db.prepare(
     'INSERT INTO call_events (agency_id, call_id, type, signature, received_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
   );
-  const seenSignature = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM call_events WHERE signature = ?');
   const read = (r: Row | undefined): StoredCall | undefined =>
     r ? { doc: { ...parseJson<CallRecordDoc>(r.doc, 'calls.doc') }, projectId: r.project_id, agentId: r.agent_id, reviewed: r.reviewed === 1 } : undefined;
 
@@ -101,7 +100,6 @@ export function callsRepo(db: Db) {
       return { calls: page.map((r) => read(r)!), next: rows.length > p.limit && last ? { at: last.date_time, id: last.id } : null };
     },
     setReviewed: (agencyId: string, callId: string, reviewed: boolean) => setReviewed.run(reviewed ? 1 : 0, agencyId, callId).changes === 1,
-    signatureSeen: (signature: string) => seenSignature.get(signature)!.n > 0,
     /** Records that an event was received; false when this call already had an event of this type. */
     recordEvent(agencyId: string, callId: string, type: string, signature: string): boolean {
       return recordEvent.run(agencyId, callId, type, signature, nowIso()).changes === 1;

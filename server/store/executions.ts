@@ -27,6 +27,9 @@ export interface Execution {
   error: string | null;
   startedAt: string;
   finishedAt: string | null;
+  /** the failed run this one resumes, and the run that resumed this one (each at most one) */
+  retryOf: string | null;
+  retriedBy: string | null;
   steps: ExecutionStep[];
 }
 
@@ -42,6 +45,8 @@ interface ExecRow {
   error: string | null;
   started_at: string;
   finished_at: string | null;
+  retry_of: string | null;
+  retried_by: string | null;
 }
 
 interface StepRow {
@@ -61,8 +66,8 @@ const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
 export function executionsRepo(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO executions (id, agency_id, workflow_id, campaign_id, agent_id, call_id, outcome, graph_version, status, started_at)
-     VALUES (@id, @agencyId, @workflowId, @campaignId, @agentId, @callId, @outcome, @graphVersion, 'running', @startedAt)
+    `INSERT INTO executions (id, agency_id, workflow_id, campaign_id, agent_id, call_id, outcome, graph_version, status, started_at, retry_of)
+     VALUES (@id, @agencyId, @workflowId, @campaignId, @agentId, @callId, @outcome, @graphVersion, 'running', @startedAt, @retryOf)
      ON CONFLICT (agency_id, workflow_id) DO NOTHING`,
   );
   const get = db.prepare<[string, string], ExecRow>('SELECT * FROM executions WHERE agency_id = ? AND id = ?');
@@ -85,6 +90,14 @@ export function executionsRepo(db: Db) {
      ON CONFLICT (execution_id, seq) DO UPDATE SET status = excluded.status, attempts = excluded.attempts,
        input = coalesce(excluded.input, input), output = excluded.output, error = excluded.error, finished_at = excluded.finished_at`,
   );
+  const claimRetry = db.prepare(
+    "UPDATE executions SET retried_by = ? WHERE agency_id = ? AND id = ? AND status = 'failed' AND retried_by IS NULL",
+  );
+  const undoRetry = [
+    db.prepare('UPDATE executions SET retried_by = NULL WHERE agency_id = @agencyId AND id = @failedId AND retried_by = @retryId'),
+    db.prepare('DELETE FROM run_inputs WHERE agency_id = @agencyId AND workflow_id = (SELECT workflow_id FROM executions WHERE agency_id = @agencyId AND id = @retryId)'),
+    db.prepare('DELETE FROM executions WHERE agency_id = @agencyId AND id = @retryId'),
+  ];
   const finish = db.prepare('UPDATE executions SET status = ?, error = ?, finished_at = ? WHERE id = ?');
 
   const hydrate = (r: ExecRow): Execution => ({
@@ -99,6 +112,8 @@ export function executionsRepo(db: Db) {
     error: r.error,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
+    retryOf: r.retry_of,
+    retriedBy: r.retried_by,
     steps: steps.all(r.id).map((s) => ({
       seq: s.seq,
       nodeId: s.node_id,
@@ -114,8 +129,21 @@ export function executionsRepo(db: Db) {
   });
 
   return {
-    create(e: { id: string; agencyId: string; workflowId: string; campaignId: string; agentId: string; callId: string; outcome: string; graphVersion: number }) {
-      insert.run({ ...e, startedAt: nowIso() });
+    create(e: { id: string; agencyId: string; workflowId: string; campaignId: string; agentId: string; callId: string; outcome: string; graphVersion: number; retryOf?: string }) {
+      insert.run({ ...e, retryOf: e.retryOf ?? null, startedAt: nowIso() });
+    },
+    /**
+     * Links a failed run to its retry, atomically: false when the run is not failed or another
+     * retry of it already claimed it (so two concurrent retries never both start).
+     */
+    claimRetry(agencyId: string, failedId: string, retryId: string): boolean {
+      return claimRetry.run(retryId, agencyId, failedId).changes === 1;
+    },
+    /** The retry's run could not be started: the failed run is retryable again and the retry's rows go. */
+    undoRetry(agencyId: string, failedId: string, retryId: string): void {
+      db.transaction(() => {
+        for (const st of undoRetry) st.run({ agencyId, failedId, retryId });
+      }).immediate();
     },
     get(agencyId: string, id: string): Execution | undefined {
       const r = get.get(agencyId, id);

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { awaitRun, callEnded, postCallEvent } from '../helpers/events.js';
-import type { Ports } from '../../engine/ports.js';
+import { PermanentPortError, type Ports } from '../../engine/ports.js';
 import { startWorkerProcess, until } from '../helpers/processes.js';
 
 const open: Harness[] = [];
@@ -75,10 +75,79 @@ describe('faults', () => {
     const c = h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!;
     expect(c).toMatchObject({ tags: ['won'], stageId: 'booked' });
     expect(c.notes).toHaveLength(1);
+    // The original is marked as retried, with a link both ways; a second retry of it is refused.
+    const original = await h.api('GET', `${wf}/executions/${failed.id}`);
+    expect(original.body.data).toMatchObject({ status: 'failed', retriedBy: retry.body.data.id, retryOf: null });
+    expect(retry.body.data).toMatchObject({ retryOf: failed.id, retriedBy: null });
     const again = await h.api('POST', `${wf}/executions/${failed.id}/retry`);
-    expect(again.status).toBe(202);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: 'CONFLICT', code: 'AlreadyRetried' });
+    expect(again.body.message).toContain(retry.body.data.id);
     const second = await h.api('POST', `${wf}/executions/${retry.body.data.id}/retry`);
     expect(second.status).toBe(409);
+    expect(second.body.code).toBe('NotFailed');
+    expect(h.db.prepare('SELECT count(*) AS n FROM executions WHERE agency_id = ? AND call_id = ?').get(h.agencyId, event.call.callId)).toEqual({ n: 2 });
+    expect(h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!.notes).toHaveLength(1);
+  });
+
+  it('retries of retries and concurrent retries: each step takes effect once per call, one retry at a time', async () => {
+    // move-stage fails in the first run, send-sms in the first retry; both work after that.
+    const failures = { moveStage: 1, sendSms: 1 };
+    const h = await createHarness({
+      temporal: true,
+      ports: (base): Ports => ({
+        ...base,
+        crm: {
+          ...base.crm,
+          moveStage: async (...args) => {
+            if (failures.moveStage-- > 0) throw new PermanentPortError('stage booked is missing');
+            return base.crm.moveStage(...args);
+          },
+        },
+        messaging: {
+          ...base.messaging,
+          sendSms: async (...args) => {
+            if (failures.sendSms-- > 0) throw new PermanentPortError('carrier refused the sender');
+            return base.messaging.sendSms(...args);
+          },
+        },
+      }),
+    });
+    open.push(h);
+    const ctx = await createProjectAgentCampaign(h);
+    const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
+    const wf = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`;
+    await h.api('POST', `${wf}/outcomes/SUCCESS/nodes`, {
+      body: { nodes: [{ type: 'add-tag', config: { tags: ['won'] } }, { type: 'move-stage', config: { pipelineId: 'patients', stageId: 'booked' } }, { type: 'add-note', config: { body: 'booked' } }, { type: 'send-sms', config: { body: 'See you soon' } }] },
+    });
+    const event = callEnded(ctx.campaignId, { contactId: contact.id, disposition: 'SUCCESS' });
+    await postCallEvent(h, event);
+    expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'failed' });
+    const first = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
+
+    // Two retries of the same failed run at once: exactly one starts.
+    const racing = await Promise.all([h.api('POST', `${wf}/executions/${first.id}/retry`), h.api('POST', `${wf}/executions/${first.id}/retry`)]);
+    expect(racing.map((r) => r.status).sort()).toEqual([202, 409]);
+    const r1 = racing.find((r) => r.status === 202)!.body.data;
+    expect(racing.find((r) => r.status === 409)!.body.code).toBe('AlreadyRetried');
+    expect(await h.temporal!.client.workflow.getHandle(r1.workflowId).result()).toMatchObject({ status: 'failed', failedNodeId: expect.any(String) });
+
+    const r2 = await h.api('POST', `${wf}/executions/${r1.id}/retry`);
+    expect(r2.status, r2.text).toBe(202);
+    expect(await h.temporal!.client.workflow.getHandle(r2.body.data.workflowId).result()).toMatchObject({ status: 'succeeded', steps: 1 });
+
+    const c = h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!;
+    expect(c).toMatchObject({ tags: ['won'], stageId: 'booked' });
+    expect(c.notes).toHaveLength(1);
+    expect(h.db.prepare('SELECT count(*) AS n FROM outbox WHERE agency_id = ? AND contact_id = ?').get(h.agencyId, contact.id)).toEqual({ n: 1 });
+    // One recorded effect per action node across the three runs, under the call's keys.
+    expect(h.repos.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${event.call.callId}:`)).toBe(4);
+    const runs = h.db.prepare('SELECT id, status, retry_of, retried_by FROM executions WHERE agency_id = ? AND call_id = ? ORDER BY started_at').all(h.agencyId, event.call.callId);
+    expect(runs).toEqual([
+      { id: first.id, status: 'failed', retry_of: null, retried_by: r1.id },
+      { id: r1.id, status: 'failed', retry_of: first.id, retried_by: r2.body.data.id },
+      { id: r2.body.data.id, status: 'succeeded', retry_of: r1.id, retried_by: null },
+    ]);
   });
 
   it('the worker process is killed mid-chain and another takes over: the chain finishes, each effect exactly once', async () => {

@@ -3,6 +3,7 @@ import { m001Core } from './001-core.js';
 import { m002PhoneNumbers } from './002-phone-numbers.js';
 import { m003PowerDialer } from './003-power-dialer.js';
 import { m004TenantScopedKeys } from './004-tenant-scoped-keys.js';
+import { m005RetriesAndSignatures } from './005-retries-and-signatures.js';
 
 export interface Migration {
   name: string;
@@ -15,4 +16,4 @@ export interface Migration {
 }
 
 /** Ordered; the position in this list is the schema version it produces (1-based). Never reorder. */
-export const migrations: Migration[] = [m001Core, m002PhoneNumbers, m003PowerDialer, m004TenantScopedKeys];
+export const migrations: Migration[] = [m001Core, m002PhoneNumbers, m003PowerDialer, m004TenantScopedKeys, m005RetriesAndSignatures];

@@ -152,13 +152,20 @@ export function vendorMessageOf(body: string): string | null {
       if (v && typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string') return (v as { message: string }).message;
       return null;
     };
-    const msg = pick(o.message) ?? pick(o.error_message) ?? pick(o.error) ?? pick(o.detail) ?? pick(o.title);
-    if (msg) return typeof o.code === 'number' && !msg.includes(String(o.code)) ? `${msg} (code ${o.code})` : msg;
-    return null;
+    let msg = pick(o.message) ?? pick(o.error_message) ?? pick(o.error) ?? pick(o.detail) ?? pick(o.title);
+    if (msg && typeof o.code === 'number' && !msg.includes(String(o.code))) msg = `${msg} (code ${o.code})`;
+    // Field-level reasons (`errors: [{ message }]`, problem+json `validation: [...]`) say what was wrong.
+    const reasons = [...arrayOf(o.errors), ...arrayOf(o.validation)]
+      .map((x) => (typeof x === 'string' ? x : typeof (x as { message?: unknown })?.message === 'string' ? (x as { message: string }).message : null))
+      .filter((x): x is string => !!x);
+    if (reasons.length) msg = [msg, reasons.join('; ')].filter(Boolean).join(': ');
+    return msg;
   }
   const t = body.trim();
   return t && t.length <= 500 && !t.startsWith('<') ? t : null;
 }
+
+const arrayOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 function parseJson(text: string): unknown {
   if (!text.trim()) return null;

@@ -155,9 +155,11 @@ export function slotStarts(payload: unknown): number[] {
   return out;
 }
 
+const HTML_TAG = /<\/?(p|br|div|span|a|b|i|u|strong|em|ul|ol|li|table|thead|tbody|tr|td|th|h[1-6]|img|html|body|blockquote|hr)\b[^>]*>/i;
+
 /** Email bodies are authored as text; GoHighLevel sends `html`. HTML the author wrote passes as is. */
 export function emailHtml(body: string): string {
-  if (/<[a-z][\s\S]*>/i.test(body)) return body;
+  if (HTML_TAG.test(body)) return body;
   return body.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r?\n/g, '<br>');
 }
 

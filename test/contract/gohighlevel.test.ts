@@ -155,12 +155,18 @@ describe('GoHighLevel contract (Prism)', () => {
     });
   });
 
-  it('sendSms after an unknown outcome searches the contact\'s conversations before sending', async () => {
+  it('sendSms and sendEmail after an unknown outcome search the contact\'s conversations before sending', async () => {
     const e = effect();
     mj.seed(AGENCY, e.idempotencyKey, { state: 'pending', startedAt: '2024-03-27T18:00:00.000Z', attempts: 1 });
     // the documented message is inbound, so it is not the earlier send: the adapter sends
     await call(() => ghl.sendSms(e, { contactId: 'abc123def456', to: '+15125550123', from: null, body: 'Hi there' }));
     expect(lastPaths(3)).toEqual(['GET /conversations/search', 'GET /conversations/ABCHkzuJQ8ZMd4Te84GK/messages', 'POST /conversations/messages']);
+    expect(mocks.exchanges.at(-2)!.path).toBe('/conversations/ABCHkzuJQ8ZMd4Te84GK/messages?type=TYPE_SMS&limit=100');
+    const mail = effect();
+    mj.seed(AGENCY, mail.idempotencyKey, { state: 'pending', startedAt: '2024-03-27T18:00:00.000Z', attempts: 1 });
+    await call(() => ghl.sendEmail(mail, { contactId: 'abc123def456', to: 'ana@example.com', subject: 'Hi', body: 'Hi there' }));
+    expect(lastPaths(3)).toEqual(['GET /conversations/search', 'GET /conversations/ABCHkzuJQ8ZMd4Te84GK/messages', 'POST /conversations/messages']);
+    expect(mocks.exchanges.at(-2)!.path).toBe('/conversations/ABCHkzuJQ8ZMd4Te84GK/messages?type=TYPE_EMAIL&limit=100');
   });
 
   it('book checks the free slots and creates the appointment; a slot not offered is refused for good', async () => {

@@ -85,6 +85,23 @@ export class RateLimitedError extends Error {
 }
 
 /**
+ * A vendor request ran past its deadline (or the connection dropped mid-answer). Unlike a 429 or a
+ * 4xx, the outcome is unknown: the vendor may have acted. Transient, so the activity retries, and an
+ * effect journaled before the call stays `pending`, so the retry asks the vendor before acting again.
+ * Distinct from a plain Error so callers (and logs) can tell "maybe happened" from "failed".
+ */
+export class VendorTimeoutError extends Error {
+  constructor(
+    readonly vendor: string,
+    readonly timeoutMs: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'VendorTimeoutError';
+  }
+}
+
+/**
  * Exactly-once bookkeeping for effects a vendor does not make idempotent (notes, messages,
  * appointments). Keyed per agency by the effect's idempotency key. An entry is `pending` from
  * just before the vendor call until its outcome is known: a `pending` entry found by a later
@@ -97,7 +114,10 @@ export type JournalEntry =
 
 export interface EffectJournal {
   lookup(agencyId: string, key: string): Promise<JournalEntry | null>;
-  /** records that an attempt is about to call the vendor */
+  /**
+   * records that an attempt is about to call the vendor; on an entry already `pending` it keeps the
+   * first `startedAt` (adapters look for the effect from then on) and counts the attempt
+   */
   begin(agencyId: string, key: string, kind: string): Promise<void>;
   /** records the vendor's result (its ids): later attempts return it instead of acting */
   complete(agencyId: string, key: string, kind: string, result: unknown): Promise<void>;

@@ -224,6 +224,13 @@ describe('vapiVoice.placeCall: errors', () => {
     expect(await journal.lookup(AGENCY, 'vapi.call:lead_7f3a-1')).toBeNull();
   });
 
+  it('a Vapi message that echoes the key is redacted', async () => {
+    fake.inject('POST /call', { kind: 'status', status: 400, message: `Key ${fake.apiKey} lacks the phone-number scope` });
+    const err = (await voice().placeCall(request()).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(PermanentPortError);
+    expect(err.message).toBe('Vapi create call: HTTP 400: Key [redacted] lacks the phone-number scope');
+  });
+
   it("a missing mapping is resolve's PermanentPortError, and nothing is sent", async () => {
     await expect(voice().placeCall(request({ from: '+13105550100' }))).rejects.toThrow(PermanentPortError);
     expect(fake.requests).toHaveLength(0);

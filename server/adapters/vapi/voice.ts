@@ -41,7 +41,11 @@ export interface VapiVoiceOptions {
 }
 
 export type PlaceCallRequest = Parameters<VoicePlatform['placeCall']>[0];
-type PlacedCall = { callId: string; platformCallId: string };
+export type PlacedVapiCall = { callId: string; platformCallId: string };
+/** A VoicePlatform whose result always carries Vapi's call id. */
+export interface VapiVoicePlatform extends VoicePlatform {
+  placeCall(req: PlaceCallRequest): Promise<PlacedVapiCall>;
+}
 
 /** A failure whose effect at Vapi is unknown (timeout, 5xx, connection reset): retry, after a lookup. */
 export class VapiTransientError extends Error {
@@ -66,6 +70,8 @@ export function retryAfterMs(value: string | null, now = Date.now()): number {
   return Number.isNaN(at) ? DEFAULT_RETRY_AFTER_MS : Math.max(0, at - now);
 }
 
+const redact = (text: string, apiKey: string) => (apiKey ? text.split(apiKey).join('[redacted]') : text);
+
 /** Vapi's error text (NestJS form: `{ message: string | string[], error, statusCode }`), short, never the key. */
 async function vapiMessage(res: Response, apiKey: string): Promise<string> {
   const text = await res.text().catch(() => '');
@@ -78,8 +84,7 @@ async function vapiMessage(res: Response, apiKey: string): Promise<string> {
   } catch {
     // not JSON: the raw text is the message
   }
-  message = message.trim() || res.statusText || 'no message';
-  if (apiKey) message = message.split(apiKey).join('[redacted]');
+  message = redact(message.trim() || res.statusText || 'no message', apiKey);
   return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
 }
 
@@ -136,7 +141,7 @@ export function createCallBody(req: PlaceCallRequest, route: VapiCallRoute): Vap
  * Left open: a POST that Vapi had not yet committed when the lookup ran (it would have to take
  * longer than the request timeout plus the retry backoff) could be placed twice.
  */
-export function vapiVoice(opts: VapiVoiceOptions): VoicePlatform {
+export function vapiVoice(opts: VapiVoiceOptions): VapiVoicePlatform {
   const doFetch = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const skewMs = opts.lookupSkewMs ?? 10 * 60_000;
@@ -154,7 +159,7 @@ export function vapiVoice(opts: VapiVoiceOptions): VoicePlatform {
       // Only the error's name and message: the request (and its Authorization header) stays out.
       const e = err as Error;
       const why = e?.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `${e?.name ?? 'Error'}: ${e?.message ?? String(err)}`;
-      throw new VapiTransientError(`Vapi ${what}: ${why.split(apiKey).join('[redacted]')}`);
+      throw new VapiTransientError(`Vapi ${what}: ${redact(why, apiKey)}`);
     }
   }
 
@@ -186,7 +191,7 @@ export function vapiVoice(opts: VapiVoiceOptions): VoicePlatform {
     async placeCall(req) {
       const key = journalKey(req.callId);
       const entry = await opts.journal.lookup(req.agencyId, key);
-      if (entry?.state === 'done') return entry.result as PlacedCall;
+      if (entry?.state === 'done') return entry.result as PlacedVapiCall;
 
       const route = await opts.resolve({ agencyId: req.agencyId, campaignId: req.campaignId, from: req.from });
       const apiKey = await opts.apiKey(req.agencyId);

@@ -31,8 +31,9 @@
  *    share an untyped `role` string and open objects, so every real spoken turn (role `bot` or
  *    `user`, with `time`, `endTime`, `secondsFromStart`) matches UserMessage, BotMessage and
  *    SystemMessage at once, and `oneOf` refuses every end-of-call report that carries a
- *    conversation (a test below shows it on the unmodified schema). At those two places only,
- *    `oneOf` becomes `anyOf`: an item must still satisfy at least one message type in full.
+ *    conversation (test/adapters/vapi-server-messages.test.ts shows it on the unpatched
+ *    schema). At those two places only, `oneOf` becomes `anyOf`: an item must still satisfy at
+ *    least one message type in full.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';

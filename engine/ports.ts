@@ -192,7 +192,21 @@ export interface VoicePlatform {
     leadId?: string;
     to: string;
     from: string | null;
-  }): Promise<{ callId: string }>;
+    /**
+     * Values the agent's script may refer to (`firstName`, `fullName`, `businessName`,
+     * `campaignName` …), taken from the contact and the campaign when the call is placed. A real
+     * platform hands them to the agent as template variables; the sandbox ignores them.
+     */
+    variables?: Readonly<Record<string, string>>;
+  }): Promise<{
+    callId: string;
+    /**
+     * The platform's own id for the call, when it has one (Vapi's `call.id`). Our `callId` stays
+     * the key everywhere; this is kept so a call can be looked up at the vendor (support, recordings,
+     * matching a report that arrives without our metadata).
+     */
+    platformCallId?: string;
+  }>;
 }
 
 /** The carrier side of the voice platform: buying caller IDs. */

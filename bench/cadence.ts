@@ -11,18 +11,17 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { createLeadCadenceActivities } from '../engine/activities/lead-cadence.js';
 import { LEAD_CADENCE_WORKFLOW, type LeadCadenceInput } from '../engine/workflows/lead-cadence-types.js';
-import { storeLeadQueue } from '../server/adapters/lead-queue.js';
 import { createApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { createLogger } from '../server/logger.js';
-import { createEmbeddedPorts, createNumberInventory, createRepos, type Services } from '../server/services.js';
+import { createRepos } from '../server/services.js';
+import { composePorts, composeServices, composeWorker } from '../server/compose.js';
 import { openDb } from '../server/store/db.js';
 import { SCOPES } from '../server/store/api-keys.js';
 import { connectTemporal } from '../server/temporal/client.js';
 import { startDevServer } from '../server/temporal/launcher.js';
-import { bundleWorkflows, createWorker } from '../server/temporal/worker.js';
+import { bundleWorkflows } from '../server/temporal/worker.js';
 import { emit } from './figures.js';
 
 /** Runs `fn` over 0..n-1 with `concurrency` in flight; resolves with the wall time in ms. */
@@ -45,16 +44,16 @@ export async function run(): Promise<void> {
   const dev = await startDevServer({ uiPort: null });
   const db = openDb(path.join(dir, 'app.db'));
   const repos = createRepos(db);
-  const ports = createEmbeddedPorts(db, repos);
   // The API's per-key rate limit would cap the measurement, not the dialer: lifted for the bench.
   const config = { ...loadConfig({}), dataDir: dir, taskQueue: `bench-cadence-${process.pid}`, logLevel: 'silent', rateLimitPoints: 1_000_000 };
   const logger = createLogger(config.logLevel);
+  const ports = composePorts(config, db, repos);
   const temporal = await connectTemporal(dev.address, 'default', config.taskQueue);
   // No call is due during the bench (the first step is a day away); a voice platform that places nothing.
-  const activities = createLeadCadenceActivities({ voice: { placeCall: async (r) => ({ callId: r.callId }) }, leads: storeLeadQueue(repos.leads) });
-  const { worker, connection } = await createWorker({ address: dev.address, namespace: 'default', taskQueue: config.taskQueue, ports, bundle: await bundleWorkflows(), activities });
+  const voice = { placeCall: async (r: { callId: string }) => ({ callId: r.callId }) };
+  const { worker, connection } = await composeWorker({ config, address: dev.address, repos, ports, voice, bundle: await bundleWorkflows() });
   const running = worker.run();
-  const services: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger };
+  const services = composeServices({ config, db, repos, ports, temporal, logger });
   const server: Server = createApp(services).listen(0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -3,16 +3,13 @@ import type { Server } from 'node:http';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { openDb } from './store/db.js';
-import { createEmbeddedPorts, createNumberInventory, createRepos, type Services } from './services.js';
+import { createRepos } from './services.js';
 import { createApp, listen } from './app.js';
 import { connectTemporal } from './temporal/client.js';
 import { startDevServer, type DevServer } from './temporal/launcher.js';
-import { createWorker } from './temporal/worker.js';
 import { seedDemo } from './seed.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createLeadCadenceActivities } from '../engine/activities/lead-cadence.js';
-import { sandboxVoice } from './adapters/sandbox-voice.js';
-import { storeLeadQueue } from './adapters/lead-queue.js';
+import { apiUrlOf, composePorts, composeServices, composeVoice, composeWorker } from './compose.js';
 
 type Role = 'all' | 'server' | 'worker';
 
@@ -29,7 +26,7 @@ async function main() {
   const logger = createLogger(config.logLevel);
   const db = openDb(path.join(config.dataDir, 'app.db'));
   const repos = createRepos(db);
-  const ports = createEmbeddedPorts(db, repos, { carrierLatencyMs: config.sandboxCarrierLatencyMs });
+  const ports = composePorts(config, db, repos);
   const stops: (() => Promise<void>)[] = [];
 
   if (role !== 'worker' && config.seedDemo) {
@@ -60,16 +57,8 @@ async function main() {
   stops.unshift(() => temporal.close());
 
   if (role !== 'server') {
-    // The sandbox voice platform reports each call's end to the API's events endpoint, signed.
-    const voice = sandboxVoice({
-      baseUrl: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`,
-      secretOf: (agencyId) => repos.agencies.get(agencyId)?.signingSecret,
-      callSeconds: config.sandboxCallSeconds,
-      outcomes: config.sandboxOutcomes,
-      logger,
-    });
-    const activities = createLeadCadenceActivities({ voice, leads: storeLeadQueue(repos.leads) });
-    const { worker, connection } = await createWorker({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, ports, activities });
+    const voice = composeVoice(config, repos, logger, () => apiUrlOf(config));
+    const { worker, connection } = await composeWorker({ config, address, repos, ports, voice });
     const running = worker.run();
     stops.unshift(async () => {
       voice.close();
@@ -85,7 +74,7 @@ async function main() {
     // Idempotency claims a killed predecessor left "in progress" would answer 409 for 24 hours.
     const abandoned = repos.idempotency.releaseAbandoned();
     if (abandoned > 0) logger.warn({ abandoned }, 'released idempotency keys of requests a previous process did not finish');
-    const services: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger };
+    const services = composeServices({ config, db, repos, ports, temporal, logger });
     server = listen(createApp(services), config.port, config.host);
     await new Promise<void>((r) => server!.once('listening', () => r()));
     stops.unshift(() => new Promise<void>((r) => server!.close(() => r())));

@@ -7,12 +7,12 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createApp, listen } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
-import { createEmbeddedPorts, createNumberInventory, createRepos, type Services } from '../../server/services.js';
+import { createRepos } from '../../server/services.js';
+import { composePorts, composeServices, composeVoice, composeWorker } from '../../server/compose.js';
 import { openDb } from '../../server/store/db.js';
 import { SCOPES } from '../../server/store/api-keys.js';
 import { connectTemporal } from '../../server/temporal/client.js';
 import { startDevServer } from '../../server/temporal/launcher.js';
-import { createWorker } from '../../server/temporal/worker.js';
 
 try {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -25,8 +25,10 @@ export async function startInstance(opts: { temporal?: boolean } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
   const db = openDb(path.join(dir, 'app.db'));
   const repos = createRepos(db);
-  const ports = createEmbeddedPorts(db, repos);
   const config = { ...loadConfig({}), dataDir: dir, logLevel: 'silent', rateLimitPoints: 10_000_000, defaultPlanLimit: 1000 };
+  const logger = createLogger('silent');
+  const ports = composePorts(config, db, repos);
+  let url = '';
   const stops: (() => Promise<void>)[] = [];
   let temporal = null;
   let address = '';
@@ -35,19 +37,21 @@ export async function startInstance(opts: { temporal?: boolean } = {}) {
     address = dev.address;
     stops.push(() => dev.stop());
     temporal = await connectTemporal(address, 'default', config.taskQueue);
-    const { worker, connection } = await createWorker({ address, namespace: 'default', taskQueue: config.taskQueue, ports });
+    const voice = composeVoice(config, repos, logger, () => url);
+    const { worker, connection } = await composeWorker({ config, address, repos, ports, voice });
     const running = worker.run();
     stops.unshift(async () => {
+      voice.close();
       worker.shutdown();
       await running;
       await connection.close();
       await temporal!.close();
     });
   }
-  const services: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger: createLogger('silent') };
+  const services = composeServices({ config, db, repos, ports, temporal, logger });
   const server: Server = listen(createApp(services), 0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const agency = repos.agencies.ensure('bench', 'Bench', 1000);
   const key = repos.apiKeys.create({ agencyId: agency.id, name: 'bench', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] }).secret;
   return {

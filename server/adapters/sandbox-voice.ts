@@ -4,8 +4,8 @@ import type { VoicePlatform } from '../../engine/ports.js';
 import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../routes/events.js';
 
 export interface SandboxVoiceOptions {
-  /** where the API listens; the sandbox reports call ends to its real events endpoint */
-  baseUrl: string;
+  /** where the API listens (asked at report time); the sandbox reports call ends to its real events endpoint */
+  baseUrl: string | (() => string);
   /** the agency's event signing secret */
   secretOf(agencyId: string): string | undefined;
   /** how long a call lasts before its end is reported */
@@ -56,7 +56,8 @@ export function sandboxVoice(opts: SandboxVoiceOptions): VoicePlatform & { close
     const raw = JSON.stringify(event);
     for (let attempt = 1; attempt <= 5; attempt++) {
       try {
-        const res = await fetch(`${opts.baseUrl}/api/events/calls`, {
+        const base = typeof opts.baseUrl === 'function' ? opts.baseUrl() : opts.baseUrl;
+        const res = await fetch(`${base}/api/events/calls`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', [AGENCY_HEADER]: agencyId, [SIGNATURE_HEADER]: signPayload(secret, raw) },
           body: raw,

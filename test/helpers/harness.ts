@@ -8,14 +8,12 @@ import { inject } from 'vitest';
 import { createApp, listen } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
-import { createEmbeddedPorts, createNumberInventory, createRepos, type Repos, type Services } from '../../server/services.js';
+import { createRepos, type Repos, type Services } from '../../server/services.js';
+import { composePorts, composeServices, composeVoice, composeWorker } from '../../server/compose.js';
 import { openDb, type Db } from '../../server/store/db.js';
 import { SCOPES, type Role, type Scope } from '../../server/store/api-keys.js';
 import { connectTemporal, type WorkflowStarter } from '../../server/temporal/client.js';
-import { createWorker } from '../../server/temporal/worker.js';
 import type { Ports, VoicePlatform } from '../../engine/ports.js';
-import { createLeadCadenceActivities } from '../../engine/activities/lead-cadence.js';
-import { storeLeadQueue } from '../../server/adapters/lead-queue.js';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 
 // The SDK's worker lifecycle lines would drown test output; warnings and errors still show.
@@ -51,7 +49,10 @@ let counter = 0;
 
 /**
  * A real product instance for a test file: SQLite file in a temp dir, the Koa app on a free port,
- * and, when asked, a Temporal worker on its own task queue against the run's dev server.
+ * and, when asked, a Temporal worker on its own task queue against the run's dev server. It is
+ * wired by the same functions as `server/main.ts` (server/compose.ts), from the same config: a
+ * test replaces only what it names (`ports`, `voice`), and by default calls are placed on the
+ * sandbox voice platform, which reports their end to this instance's API, signed.
  */
 export async function createHarness(opts: { temporal?: boolean; /** false: no in-process worker (the test runs worker processes) */ worker?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform; /** start from a copy of this database file (an older schema's fixture) */ fromDb?: string } = {}): Promise<Harness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-test-'));
@@ -59,11 +60,13 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   if (opts.fromDb) fs.copyFileSync(opts.fromDb, dbFile);
   const db = openDb(dbFile);
   const repos = createRepos(db);
-  const basePorts = createEmbeddedPorts(db, repos);
-  const ports = opts.ports ? opts.ports(basePorts, db, repos) : basePorts;
   const taskQueue = `test-${process.pid}-${++counter}-${Date.now()}`;
   const config: Config = { ...loadConfig({}), dataDir: dir, taskQueue, logLevel: 'silent', ...opts.config };
   const logger = createLogger(config.logLevel);
+  const basePorts = composePorts(config, db, repos);
+  const ports = opts.ports ? opts.ports(basePorts, db, repos) : basePorts;
+  let url = '';
+  const sandbox = opts.voice ? null : composeVoice(config, repos, logger, () => url);
 
   let temporal: WorkflowStarter | null = null;
   let worker: Worker | null = null;
@@ -71,10 +74,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   let workerConn: { close(): Promise<void> } | null = null;
   const address = inject('temporalAddress');
   const startWorker = async (p: Ports) => {
-    // The power dialer's calls go to the test's voice platform; by default they are placed and never end.
-    const voice = opts.voice ?? { placeCall: async (r: { callId: string }) => ({ callId: r.callId }) };
-    const activities = createLeadCadenceActivities({ voice, leads: storeLeadQueue(repos.leads) });
-    const made = await createWorker({ address, namespace: 'default', taskQueue, ports: p, bundle: { codePath: inject('workflowBundlePath') }, activities });
+    const made = await composeWorker({ config, address, repos, ports: p, voice: opts.voice ?? sandbox!, bundle: { codePath: inject('workflowBundlePath') } });
     worker = made.worker;
     workerConn = made.connection;
     running = worker.run();
@@ -91,10 +91,10 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
     if (opts.worker !== false) await startWorker(ports);
   }
 
-  const services: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger };
+  const services: Services = composeServices({ config, db, repos, ports, temporal, logger });
   const server: Server = listen(createApp(services), 0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const agencyId = `agency_${counter}_${process.pid}`;
   repos.agencies.ensure(agencyId, 'Test Agency', config.defaultPlanLimit);
@@ -136,6 +136,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
       if (o.startAgain !== false) await startWorker(p);
     },
     async close() {
+      sandbox?.close();
       await new Promise<void>((r) => server.close(() => r()));
       await stopWorker();
       await temporal?.close();

@@ -1,0 +1,62 @@
+import type { Logger } from 'pino';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Config } from './config.js';
+import type { Db } from './store/db.js';
+import { createEmbeddedPorts, createNumberInventory, type Repos, type Services } from './services.js';
+import type { Ports, VoicePlatform } from '../engine/ports.js';
+import type { WorkflowStarter } from './temporal/client.js';
+import { sandboxVoice } from './adapters/sandbox-voice.js';
+import { createLeadCadenceActivities } from '../engine/activities/lead-cadence.js';
+import { storeLeadQueue } from './adapters/lead-queue.js';
+import { createWorker } from './temporal/worker.js';
+
+/**
+ * How the product's parts are wired, written once: `server/main.ts`, the test harness and the
+ * benchmarks all build the product through these functions, so a setting that main honours (the
+ * sandbox carrier's latency, the sandbox voice platform's timing and script) is honoured in every
+ * test too. Callers choose what to replace (a test's flaky ports, a controllable voice platform),
+ * never how the rest is put together.
+ */
+
+/** The ports post-call actions reach the outside world through: the embedded sandbox by default. */
+export function composePorts(config: Config, db: Db, repos: Repos): Ports {
+  return createEmbeddedPorts(db, repos, { carrierLatencyMs: config.sandboxCarrierLatencyMs });
+}
+
+/**
+ * The voice platform the dialer places calls on: the sandbox one, which reports each call's end to
+ * the API's own events endpoint, signed (`apiUrl` is asked at report time, so a server on a port
+ * chosen at listen time works).
+ */
+export function composeVoice(config: Config, repos: Repos, logger: Logger, apiUrl: () => string): VoicePlatform & { close(): void } {
+  return sandboxVoice({
+    baseUrl: apiUrl,
+    secretOf: (agencyId) => repos.agencies.get(agencyId)?.signingSecret,
+    callSeconds: config.sandboxCallSeconds,
+    outcomes: config.sandboxOutcomes,
+    logger,
+  });
+}
+
+/** Everything a route handler may reach. */
+export function composeServices(parts: { config: Config; db: Db; repos: Repos; ports: Ports; temporal: WorkflowStarter | null; logger: Logger }): Services {
+  return { ...parts, numbers: createNumberInventory(parts.db, parts.repos) };
+}
+
+/** A worker with every activity: post-call actions on `ports`, the dialer's on `voice` and the lead store. */
+export async function composeWorker(opts: {
+  config: Config;
+  address: string;
+  repos: Repos;
+  ports: Ports;
+  voice: VoicePlatform;
+  bundle?: WorkflowBundleWithSourceMap | { codePath: string };
+}) {
+  const activities = createLeadCadenceActivities({ voice: opts.voice, leads: storeLeadQueue(opts.repos.leads) });
+  return createWorker({ address: opts.address, namespace: opts.config.temporalNamespace, taskQueue: opts.config.taskQueue, ports: opts.ports, bundle: opts.bundle, activities });
+}
+
+/** Where the API answers, for the sandbox voice platform's reports. */
+export function apiUrlOf(config: Config): string {
+  return `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+}

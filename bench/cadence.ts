@@ -16,7 +16,7 @@ import { createApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { createLogger } from '../server/logger.js';
 import { createRepos } from '../server/services.js';
-import { composePorts, composeServices, composeWorker } from '../server/compose.js';
+import { composeProviders, composeServices, composeWorker } from '../server/compose.js';
 import { openDb } from '../server/store/db.js';
 import { SCOPES } from '../server/store/api-keys.js';
 import { connectTemporal } from '../server/temporal/client.js';
@@ -47,13 +47,14 @@ export async function run(): Promise<void> {
   // The API's per-key rate limit would cap the measurement, not the dialer: lifted for the bench.
   const config = { ...loadConfig({}), dataDir: dir, taskQueue: `bench-cadence-${process.pid}`, logLevel: 'silent', rateLimitPoints: 1_000_000 };
   const logger = createLogger(config.logLevel);
-  const ports = composePorts(config, db, repos);
+  const providers = composeProviders(config, db, repos, logger);
+  const ports = providers.ports;
   const temporal = await connectTemporal(dev.address, 'default', config.taskQueue);
   // No call is due during the bench (the first step is a day away); a voice platform that places nothing.
   const voice = { placeCall: async (r: { callId: string }) => ({ callId: r.callId }) };
   const { worker, connection } = await composeWorker({ config, address: dev.address, repos, ports, voice, bundle: await bundleWorkflows() });
   const running = worker.run();
-  const services = composeServices({ config, db, repos, ports, temporal, logger });
+  const services = composeServices({ config, db, repos, providers, temporal, logger });
   const server: Server = createApp(services).listen(0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

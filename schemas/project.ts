@@ -33,6 +33,34 @@ export const CrmBConnection = {
   },
 } as const;
 
+/**
+ * A GoHighLevel (crm_a) location's credential, as sent when connecting or reconnecting: a Private
+ * Integration token, or OAuth tokens of a marketplace app (refreshed before they expire when
+ * GHL_CLIENT_ID / GHL_CLIENT_SECRET are set). Stored sealed, never returned.
+ */
+export const CrmCredentialInput = {
+  oneOf: [
+    {
+      type: 'object',
+      title: 'Private Integration token',
+      required: ['token'],
+      additionalProperties: false,
+      properties: { token: { type: 'string', minLength: 8, maxLength: 4096, description: "the location's Private Integration token" } },
+    },
+    {
+      type: 'object',
+      title: 'OAuth tokens',
+      required: ['accessToken', 'refreshToken', 'expiresAt'],
+      additionalProperties: false,
+      properties: {
+        accessToken: { type: 'string', minLength: 8, maxLength: 8192 },
+        refreshToken: { type: 'string', minLength: 8, maxLength: 8192 },
+        expiresAt: { type: 'string', format: 'date-time', description: 'when the access token expires' },
+      },
+    },
+  ],
+} as const;
+
 /** Spec 2.1. Additional properties may appear on a project. */
 export const Project = {
   type: 'object',
@@ -60,9 +88,19 @@ export const Project = {
     updatedAt: DateTime,
     crm_a: CrmAConnection,
     crm_b: CrmBConnection,
+    smsCarrier: { enum: ['crm', 'twilio'], description: "the carrier of the project's SMS; absent: the agency's default" },
+    disconnectedReason: { type: 'string', description: 'why the project is disconnected (what the CRM answered), until a reconnect' },
   },
 } as const;
 export type Project = FromSchema<typeof Project>;
+
+/** Reconnect: new credentials on the same project (campaigns, agents, workflows and history kept). */
+export const ReconnectProjectBody = {
+  type: 'object',
+  required: ['credentials'],
+  additionalProperties: false,
+  properties: { credentials: CrmCredentialInput },
+} as const;
 
 /** Connect a CRM location (install). Not in the spec: ARCHITECTURE.md "Projects". */
 export const CreateProjectBody = {
@@ -83,6 +121,8 @@ export const CreateProjectBody = {
     knowledgeBase: { type: 'string' },
     crm_a: { type: 'object', additionalProperties: false, properties: CrmAConnection.properties },
     crm_b: CrmBConnection,
+    credentials: { ...CrmCredentialInput, description: "crm_a only: the location's credential; the product then acts on the real location (verified on connect, crm_a filled from it). Without it the project runs on the embedded sandbox CRM." },
+    smsCarrier: { enum: ['crm', 'twilio'] },
   },
 } as const;
 export type CreateProjectBody = FromSchema<typeof CreateProjectBody>;
@@ -99,6 +139,7 @@ export const UpdateProjectBody = {
     businessNameOverridden: { type: 'boolean' },
     callingWindowOverride: CallingWindowSetting,
     knowledgeBase: { type: 'string' },
+    smsCarrier: { enum: ['crm', 'twilio'], description: "the carrier of the project's SMS (Twilio needs the agency's Twilio credentials)" },
   },
 } as const;
 export type UpdateProjectBody = FromSchema<typeof UpdateProjectBody>;

@@ -14,7 +14,8 @@ import { findTemporalCli, startDevServer } from '../server/temporal/launcher.js'
 import { connectTemporal } from '../server/temporal/client.js';
 import { createWorker } from '../server/temporal/worker.js';
 import { openDb } from '../server/store/db.js';
-import { createEmbeddedPorts, createRepos, createNumberInventory, type Services } from '../server/services.js';
+import { createRepos } from '../server/services.js';
+import { composeProviders, composeServices } from '../server/compose.js';
 import { loadConfig } from '../server/config.js';
 import { createLogger } from '../server/logger.js';
 import { acceptCallEnded } from '../server/calls/accept-call-ended.js';
@@ -28,12 +29,13 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'record-'));
 const server = await startDevServer({ uiPort: null });
 const db = openDb(path.join(dir, 'app.db'));
 const repos = createRepos(db);
-const ports = createEmbeddedPorts(db, repos);
 const config = { ...loadConfig({}), taskQueue: 'record', dataDir: dir };
+const providers = composeProviders(config, db, repos, createLogger('silent'));
+const ports = providers.ports;
 const temporal = await connectTemporal(server.address, 'default', 'record');
 const { worker } = await createWorker({ address: server.address, namespace: 'default', taskQueue: 'record', ports });
 const running = worker.run();
-const s: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger: createLogger('silent') };
+const s = composeServices({ config, db, repos, providers, temporal, logger: createLogger('silent') });
 
 const agency = repos.agencies.ensure('rec', 'Recorder', 10);
 const project = repos.projects.insert({ agencyId: agency.id, crm: 'crm_a', locationId: 'loc_rec', timezone: 'America/Chicago', agencyName: 'R', businessName: 'Bright Smile Dental', active: true, status: 'live', installed: true });

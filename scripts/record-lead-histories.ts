@@ -17,7 +17,8 @@ import { storeLeadQueue } from '../server/adapters/lead-queue.js';
 import { loadConfig } from '../server/config.js';
 import { createLogger } from '../server/logger.js';
 import { enrol, removeLead, signalCallEnded } from '../server/power-dialer/dialer.js';
-import { createEmbeddedPorts, createNumberInventory, createRepos, type Services } from '../server/services.js';
+import { createRepos } from '../server/services.js';
+import { composeProviders, composeServices } from '../server/compose.js';
 import { openDb } from '../server/store/db.js';
 import { connectTemporal } from '../server/temporal/client.js';
 import { findTemporalCli, startDevServer } from '../server/temporal/launcher.js';
@@ -31,10 +32,11 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'record-lead-'));
 const server = await startDevServer({ uiPort: null });
 const db = openDb(path.join(dir, 'app.db'));
 const repos = createRepos(db);
-const ports = createEmbeddedPorts(db, repos);
 const config = { ...loadConfig({}), taskQueue: 'record-lead', dataDir: dir, cadenceTimeScale: 60, dialerCallTimeoutSeconds: 60 };
+const providers = composeProviders(config, db, repos, createLogger('silent'));
+const ports = providers.ports;
 const temporal = await connectTemporal(server.address, 'default', config.taskQueue);
-const s: Services = { config, db, repos, ports, numbers: createNumberInventory(db, repos), temporal, logger: createLogger('silent') };
+const s = composeServices({ config, db, repos, providers, temporal, logger: createLogger('silent') });
 
 // The scripted outcomes per lead: the platform "answers" each call 300 ms after placing it.
 const script = new Map<string, { outcome: string; fields?: Record<string, unknown> }[]>();

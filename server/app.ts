@@ -16,6 +16,7 @@ import { requireUtf8, watchUtf8 } from './http/utf8.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
 import type { Services } from './services.js';
 import { projectRoutes } from './routes/projects.js';
+import { agencyRoutes } from './routes/agency.js';
 import { agentRoutes } from './routes/agents.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { workflowRoutes } from './routes/workflows.js';
@@ -44,6 +45,7 @@ export function allRoutes(s: Services): RouteDef[] {
     ...workflowRoutes(s),
     ...eventRoutes(s),
     ...contactEventRoutes(s),
+    ...agencyRoutes(s),
   );
   return routes;
 }

@@ -3,6 +3,11 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Config } from './config.js';
 import type { Db } from './store/db.js';
 import { createEmbeddedPorts, createNumberInventory, type Repos, type Services } from './services.js';
+import { embeddedDirectory } from './adapters/embedded-directory.js';
+import { storeEffectJournal } from './store/effect-journal.js';
+import { credentialStore, type CredentialStore } from './providers/credentials.js';
+import { providerRegistry, type ProviderRegistry } from './providers/registry.js';
+import { createSealer, loadSealingKey } from './providers/sealing.js';
 import type { Ports, VoicePlatform } from '../engine/ports.js';
 import type { WorkflowStarter } from './temporal/client.js';
 import { sandboxVoice } from './adapters/sandbox-voice.js';
@@ -18,9 +23,29 @@ import { createWorker } from './temporal/worker.js';
  * never how the rest is put together.
  */
 
-/** The ports post-call actions reach the outside world through: the embedded sandbox by default. */
-export function composePorts(config: Config, db: Db, repos: Repos): Ports {
-  return createEmbeddedPorts(db, repos, { carrierLatencyMs: config.sandboxCarrierLatencyMs });
+export interface Providers {
+  credentials: CredentialStore;
+  registry: ProviderRegistry;
+  /** what post-call actions act through: per location, the real CRM and carrier or the sandbox */
+  ports: Ports;
+}
+
+/**
+ * The outside world: vendor credentials (sealed at rest), and per CRM location the real CRM and
+ * SMS carrier when the project is connected to them, else the embedded sandbox.
+ */
+export function composeProviders(config: Config, db: Db, repos: Repos, logger: Logger): Providers {
+  const credentials = credentialStore(repos.credentials, createSealer(loadSealingKey(config.dataDir, config.credentialsKey)));
+  const embedded = createEmbeddedPorts(db, repos, { carrierLatencyMs: config.sandboxCarrierLatencyMs });
+  const registry = providerRegistry({
+    config,
+    repos,
+    credentials,
+    journal: storeEffectJournal(db),
+    sandbox: { ...embedded, directory: embeddedDirectory(db, repos.crm, repos.projects) },
+    logger,
+  });
+  return { credentials, registry, ports: registry.ports() };
 }
 
 /**
@@ -39,8 +64,9 @@ export function composeVoice(config: Config, repos: Repos, logger: Logger, apiUr
 }
 
 /** Everything a route handler may reach. */
-export function composeServices(parts: { config: Config; db: Db; repos: Repos; ports: Ports; temporal: WorkflowStarter | null; logger: Logger }): Services {
-  return { ...parts, numbers: createNumberInventory(parts.db, parts.repos) };
+export function composeServices(parts: { config: Config; db: Db; repos: Repos; providers: Providers; ports?: Ports; temporal: WorkflowStarter | null; logger: Logger }): Services {
+  const { providers, ports, ...rest } = parts;
+  return { ...rest, ports: ports ?? providers.ports, providers: providers.registry, credentials: providers.credentials, numbers: createNumberInventory(parts.db, parts.repos) };
 }
 
 /** A worker with every activity: post-call actions on `ports`, the dialer's on `voice` and the lead store. */

@@ -31,6 +31,19 @@ export interface Config {
   actionTimeoutSeconds: number;
   /** simulated latency of the sandbox SMS/email carrier */
   sandboxCarrierLatencyMs: number;
+  /** vendors' API base URLs: their real hosts by default; tests and staging point them at mocks */
+  gohighlevelBaseUrl: string;
+  twilioBaseUrl: string;
+  vapiBaseUrl: string;
+  /** a GoHighLevel marketplace app's OAuth client, to refresh OAuth-connected locations' tokens */
+  gohighlevelClientId: string | undefined;
+  gohighlevelClientSecret: string | undefined;
+  /** 32-byte key sealing vendor credentials at rest (unset: <DATA_DIR>/credentials.key, generated once) */
+  credentialsKey: string | undefined;
+  /** deadline of one vendor request */
+  vendorTimeoutMs: number;
+  /** how long CRM setup reads (pipelines, calendars, custom fields and values) are reused */
+  crmReadCacheSeconds: number;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -63,5 +76,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO !== 'false',
     actionTimeoutSeconds: int('ACTION_TIMEOUT_SECONDS', 30),
     sandboxCarrierLatencyMs: int('SANDBOX_CARRIER_LATENCY_MS', 0),
+    gohighlevelBaseUrl: env.GHL_BASE_URL || 'https://services.leadconnectorhq.com',
+    twilioBaseUrl: env.TWILIO_BASE_URL || 'https://api.twilio.com',
+    vapiBaseUrl: env.VAPI_BASE_URL || 'https://api.vapi.ai',
+    gohighlevelClientId: env.GHL_CLIENT_ID || undefined,
+    gohighlevelClientSecret: env.GHL_CLIENT_SECRET || undefined,
+    credentialsKey: env.CREDENTIALS_KEY || undefined,
+    vendorTimeoutMs: int('VENDOR_TIMEOUT_MS', 15_000),
+    crmReadCacheSeconds: int('CRM_READ_CACHE_SECONDS', 60),
   };
 }

@@ -9,7 +9,7 @@ import { connectTemporal } from './temporal/client.js';
 import { startDevServer, type DevServer } from './temporal/launcher.js';
 import { seedDemo } from './seed.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { apiUrlOf, composePorts, composeServices, composeVoice, composeWorker } from './compose.js';
+import { apiUrlOf, composeProviders, composeServices, composeVoice, composeWorker } from './compose.js';
 
 type Role = 'all' | 'server' | 'worker';
 
@@ -26,7 +26,8 @@ async function main() {
   const logger = createLogger(config.logLevel);
   const db = openDb(path.join(config.dataDir, 'app.db'));
   const repos = createRepos(db);
-  const ports = composePorts(config, db, repos);
+  const providers = composeProviders(config, db, repos, logger);
+  const ports = providers.ports;
   const stops: (() => Promise<void>)[] = [];
 
   if (role !== 'worker' && config.seedDemo) {
@@ -74,7 +75,7 @@ async function main() {
     // Idempotency claims a killed predecessor left "in progress" would answer 409 for 24 hours.
     const abandoned = repos.idempotency.releaseAbandoned();
     if (abandoned > 0) logger.warn({ abandoned }, 'released idempotency keys of requests a previous process did not finish');
-    const services = composeServices({ config, db, repos, ports, temporal, logger });
+    const services = composeServices({ config, db, repos, providers, temporal, logger });
     server = listen(createApp(services), config.port, config.host);
     await new Promise<void>((r) => server!.once('listening', () => r()));
     stops.unshift(() => new Promise<void>((r) => server!.close(() => r())));

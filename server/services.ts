@@ -17,9 +17,12 @@ import { phoneNumbersRepo } from './store/phone-numbers.js';
 import { cadencesRepo } from './store/cadences.js';
 import { leadsRepo } from './store/leads.js';
 import { webhookSignaturesRepo } from './store/webhook-signatures.js';
+import { credentialsRepo } from './store/credentials.js';
 import { sandboxNumberInventory } from './adapters/sandbox-voice-numbers.js';
 import type { WorkflowStarter } from './temporal/client.js';
 import type { NumberInventory, Ports } from '../engine/ports.js';
+import type { ProviderRegistry } from './providers/registry.js';
+import type { CredentialStore } from './providers/credentials.js';
 import { embeddedCrm } from './adapters/embedded-crm.js';
 import { sandboxMessaging } from './adapters/sandbox-messaging.js';
 import { embeddedCalendar } from './adapters/embedded-calendar.js';
@@ -43,6 +46,7 @@ export function createRepos(db: Db) {
     cadences: cadencesRepo(db),
     leads: leadsRepo(db),
     webhookSignatures: webhookSignaturesRepo(db),
+    credentials: credentialsRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;
@@ -66,7 +70,10 @@ export interface Services {
   config: Config;
   db: Db;
   repos: Repos;
+  /** post-call action ports (server/providers/registry.ts routes them per location) */
   ports: Ports;
+  providers: ProviderRegistry;
+  credentials: CredentialStore;
   numbers: NumberInventory;
   temporal: WorkflowStarter | null;
   logger: Logger;

@@ -8,7 +8,7 @@ import { createApp, listen } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
 import { createRepos } from '../../server/services.js';
-import { composePorts, composeServices, composeVoice, composeWorker } from '../../server/compose.js';
+import { composeProviders, composeServices, composeVoice, composeWorker } from '../../server/compose.js';
 import { openDb } from '../../server/store/db.js';
 import { SCOPES } from '../../server/store/api-keys.js';
 import { connectTemporal } from '../../server/temporal/client.js';
@@ -27,7 +27,8 @@ export async function startInstance(opts: { temporal?: boolean } = {}) {
   const repos = createRepos(db);
   const config = { ...loadConfig({}), dataDir: dir, logLevel: 'silent', rateLimitPoints: 10_000_000, defaultPlanLimit: 1000 };
   const logger = createLogger('silent');
-  const ports = composePorts(config, db, repos);
+  const providers = composeProviders(config, db, repos, logger);
+  const ports = providers.ports;
   let url = '';
   const stops: (() => Promise<void>)[] = [];
   let temporal = null;
@@ -48,7 +49,7 @@ export async function startInstance(opts: { temporal?: boolean } = {}) {
       await temporal!.close();
     });
   }
-  const services = composeServices({ config, db, repos, ports, temporal, logger });
+  const services = composeServices({ config, db, repos, providers, temporal, logger });
   const server: Server = listen(createApp(services), 0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

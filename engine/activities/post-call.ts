@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { renderConfig } from '../templates/render.js';
-import { PermanentPortError, type Contact, type EffectContext, type Ports } from '../ports.js';
+import { PermanentPortError, RateLimitedError, type Contact, type EffectContext, type Ports } from '../ports.js';
 import { effectKey, type ActionInput, type ActionType, type RunContext } from '../workflows/post-call-types.js';
 
 type Config = Record<string, unknown>;
@@ -87,6 +87,8 @@ export function createPostCallActivities(ports: Ports) {
       const message = err instanceof Error ? err.message : String(err);
       await ports.executionLog.stepFinished({ ...base, status: 'failed', error: message });
       if (err instanceof PermanentPortError) throw permanent(message);
+      // The vendor said when to come back: the next attempt waits that long, not the policy's backoff.
+      if (err instanceof RateLimitedError) throw ApplicationFailure.create({ message, type: 'RateLimited', nextRetryDelay: err.retryAfterMs });
       throw err;
     }
   }

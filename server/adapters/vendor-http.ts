@@ -34,6 +34,8 @@ export interface VendorHttpOptions {
   timeoutMs?: number;
   /** wait to report on a 429 that carries no usable Retry-After (default 5 s) */
   defaultRetryAfterMs?: number;
+  /** secrets sent outside the auth headers (an OAuth client secret in a form body), scrubbed from errors too */
+  secrets?: string[];
 }
 
 /** A definite refusal with the vendor's status kept, for callers that treat one status specially (404 → null). */
@@ -60,7 +62,7 @@ export function vendorHttp(opts: VendorHttpOptions): VendorHttp {
   return {
     async request<T>(req: VendorRequest): Promise<T> {
       const authHeaders = await opts.auth();
-      const secrets = secretsOf(authHeaders);
+      const secrets = [...secretsOf(authHeaders), ...(opts.secrets ?? [])].sort((a, b) => b.length - a.length);
       const scrub = (text: string) => redact(text, secrets);
       const what = `${opts.vendor} ${req.method} ${req.path}`;
       const headers: Record<string, string> = { accept: 'application/json', ...req.headers, ...authHeaders };

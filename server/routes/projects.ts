@@ -6,7 +6,11 @@ import { assertProjectAccess, canAccessProject } from '../http/request-context.j
 import type { Services } from '../services.js';
 import type { ProjectRecord } from '../store/projects.js';
 import { IdParams, ok } from '../../schemas/common.js';
-import { CreateProjectBody, Project, UpdateProjectBody } from '../../schemas/project.js';
+import { CreateProjectBody, Project, ReconnectProjectBody, UpdateProjectBody } from '../../schemas/project.js';
+import { CredentialRejectedError, type LocationInfo } from '../../engine/ports.js';
+import type { GohighlevelCredential } from '../providers/credentials.js';
+import { vendorFailure } from '../providers/vendor-errors.js';
+import { VendorRefusedError } from '../adapters/vendor-http.js';
 import { CampaignSystem, CampaignProjectSummary } from '../../schemas/catalog.js';
 import { presentProject } from './present.js';
 import { assertWindowsUsable } from './power-dialer.js';
@@ -26,13 +30,28 @@ export function loadProject(s: Services, caller: Caller, idOrLocation: string): 
 /** A project whose CRM credential stopped working cannot serve anything that needs the CRM. */
 export function assertCrmUsable(project: ProjectRecord): void {
   if (project.status === 'disconnected' || !project.installed) {
-    throw new AppError('CONFLICT', `project ${project.id} is disconnected from its CRM: reconnect it before using CRM data`);
+    const why = project.disconnectedReason ? ` (${project.disconnectedReason})` : '';
+    throw new AppError('CONFLICT', `project ${project.id} is disconnected from its CRM${why}: reconnect it (POST /api/v2/projects/${project.id}/reconnect) before using CRM data`, { detailCode: 'Disconnected' });
   }
 }
+
+type CredentialBody = { token: string } | { accessToken: string; refreshToken: string; expiresAt: string };
+const toCredential = (c: CredentialBody): GohighlevelCredential => ('token' in c ? { kind: 'private-integration', token: c.token } : { kind: 'oauth', ...c });
+
+/** The spec's `crm_a` object (2.1) from the real location. */
+const crmAOf = (l: LocationInfo): Record<string, string | null> => ({
+  id: l.id, name: l.name, timezone: l.timezone, country: l.country, phone: l.phone, address: l.address, city: l.city, state: l.state, postalCode: l.postalCode, email: l.email, website: l.website,
+});
 
 export function projectRoutes(s: Services): RouteDef[] {
   const { projects, campaigns, agencies } = s.repos;
   const present = (p: ProjectRecord) => presentProject(p, campaigns.listByProject(p.agencyId, p.id));
+
+  function assertTwilioSet(agencyId: string, field: string) {
+    if (!s.credentials.list(agencyId).some((c) => c.owner === 'agency' && c.provider === 'twilio')) {
+      throw new AppError('VALIDATION', `${field} "twilio" needs the agency's Twilio credentials first (PUT /api/agency/credentials/twilio)`);
+    }
+  }
 
   function assertSlotFree(agencyId: string) {
     const agency = agencies.get(agencyId)!;
@@ -41,6 +60,47 @@ export function projectRoutes(s: Services): RouteDef[] {
         detailCode: 'SubAccountCapReached',
       });
     }
+  }
+
+  /**
+   * Checks a credential against the location it is for, and reads that location (spec 2.1's crm_a).
+   * A refused token is the caller's input being wrong: a 400 naming the field.
+   */
+  async function verifiedLocation(locationId: string, credential: GohighlevelCredential): Promise<LocationInfo> {
+    try {
+      return await s.providers.verifyGohighlevel(locationId, credential);
+    } catch (err) {
+      if (err instanceof CredentialRejectedError) throw new AppError('VALIDATION', `body.credentials was rejected by GoHighLevel for location ${locationId}: ${err.message}`);
+      if (err instanceof VendorRefusedError && (err.status === 404 || err.status === 400 || err.status === 422)) {
+        throw new AppError('VALIDATION', `body.locationId ${locationId} could not be read with these credentials: ${err.vendorMessage}`);
+      }
+      throw vendorFailure(err, 'verifying the CRM credentials');
+    }
+  }
+
+  function connect(caller: Caller, body: CreateProjectBody, location: LocationInfo | null, credential: GohighlevelCredential | null) {
+    if (projects.find(caller.agencyId, body.locationId)) {
+      throw new AppError('CONFLICT', `location ${body.locationId} is already connected as a project`);
+    }
+    const active = body.active ?? true;
+    if (active) assertSlotFree(caller.agencyId);
+    const agency = agencies.get(caller.agencyId)!;
+    const { crm_a, crm_b, active: _a, credentials: _c, ...rest } = body;
+    const real = location ? crmAOf(location) : null;
+    const project = projects.insert({
+      ...rest,
+      agencyId: caller.agencyId,
+      timezone: body.timezone ?? real?.timezone ?? null,
+      agencyName: body.agencyName ?? agency.name,
+      businessName: body.businessName ?? real?.name ?? crm_a?.name ?? crm_b?.accountName ?? null,
+      active,
+      status: active ? 'live' : 'stopped',
+      installed: true,
+      ...(body.crm === 'crm_a' ? { crm_a: real ?? ({ id: body.locationId, ...(crm_a ?? {}) } as Record<string, string | null>) } : {}),
+      ...(body.crm === 'crm_b' && crm_b ? { crm_b } : {}),
+    });
+    if (credential) s.credentials.put(caller.agencyId, project.id, 'gohighlevel', credential);
+    return { success: true, data: present(project) };
   }
 
   return [
@@ -54,32 +114,22 @@ export function projectRoutes(s: Services): RouteDef[] {
     defineRoute({
       method: 'post', path: '/api/v2/projects', operationId: 'connectProject', tag: 'Projects',
       summary: 'Connect a CRM location as a project (install)',
+      description:
+        'With `credentials` (crm_a: a GoHighLevel Private Integration token or OAuth tokens) the token is verified against the location, ' +
+        '`crm_a`, `timezone` and `businessName` are filled from the real location, and post-call actions act on it. Without them the project ' +
+        'runs on the embedded sandbox CRM. Credentials are stored sealed (AES-256-GCM) and never returned.',
       access: { scope: 'projects:write', roles: admin },
       body: CreateProjectBody, idempotent: true,
       responses: { 200: { description: 'the connected project', schema: ok(Project) } },
       handler: ({ caller, body }) => {
-        if (projects.find(caller.agencyId, body.locationId)) {
-          throw new AppError('CONFLICT', `location ${body.locationId} is already connected as a project`);
-        }
         if (body.crm === 'crm_b' && !body.crm_b) throw new AppError('VALIDATION', 'body.crm_b is required when crm is crm_b');
+        if (body.crm === 'crm_b' && body.credentials) throw new AppError('VALIDATION', 'body.credentials: only crm_a (GoHighLevel) locations can be connected with credentials so far');
         assertWindowsUsable(body.callingWindowOverride, 'body.callingWindowOverride');
-        const active = body.active ?? true;
-        if (active) assertSlotFree(caller.agencyId);
-        const agency = agencies.get(caller.agencyId)!;
-        const { crm_a, crm_b, active: _a, ...rest } = body;
-        const project = projects.insert({
-          ...rest,
-          agencyId: caller.agencyId,
-          timezone: body.timezone ?? null,
-          agencyName: body.agencyName ?? agency.name,
-          businessName: body.businessName ?? crm_a?.name ?? crm_b?.accountName ?? null,
-          active,
-          status: active ? 'live' : 'stopped',
-          installed: true,
-          ...(body.crm === 'crm_a' ? { crm_a: { id: body.locationId, ...(crm_a ?? {}) } as Record<string, string | null> } : {}),
-          ...(body.crm === 'crm_b' && crm_b ? { crm_b } : {}),
-        });
-        return { success: true, data: present(project) };
+        if (body.smsCarrier === 'twilio') assertTwilioSet(caller.agencyId, 'body.smsCarrier');
+        // Without credentials: the sandbox CRM, synchronously (inside the idempotency transaction).
+        if (!body.credentials) return connect(caller, body, null, null);
+        const credential = toCredential(body.credentials as CredentialBody);
+        return verifiedLocation(body.locationId, credential).then((location) => s.db.transaction(() => connect(caller, body, location, credential)).immediate());
       },
     }),
     defineRoute({
@@ -109,10 +159,11 @@ export function projectRoutes(s: Services): RouteDef[] {
       handler: ({ caller, params, body }) => {
         return s.db.transaction(() => {
           const current = loadProject(s, caller, params.id);
-          const { agencyName, active, callbacksHandledByHuman, multipleTimezoneCheck, businessName, businessNameOverridden, callingWindowOverride, knowledgeBase, ...extra } = body as Record<string, unknown> & typeof body;
+          const { agencyName, active, callbacksHandledByHuman, multipleTimezoneCheck, businessName, businessNameOverridden, callingWindowOverride, knowledgeBase, smsCarrier, ...extra } = body as Record<string, unknown> & typeof body;
           assertWindowsUsable(callingWindowOverride, 'body.callingWindowOverride');
+          if (smsCarrier === 'twilio') assertTwilioSet(caller.agencyId, 'body.smsCarrier');
           // Fields the server owns cannot be overwritten through the open-ended body.
-          for (const k of ['id', 'agencyId', 'crm', 'locationId', 'status', 'installed', 'campaigns', 'createdAt', 'updatedAt', 'crm_a', 'crm_b', 'uninstalledAt']) delete extra[k];
+          for (const k of ['id', 'agencyId', 'crm', 'locationId', 'status', 'installed', 'campaigns', 'createdAt', 'updatedAt', 'crm_a', 'crm_b', 'uninstalledAt', 'disconnectedReason', 'credentials']) delete extra[k];
           const next: ProjectRecord = {
             ...current,
             ...(agencyName !== undefined && { agencyName }),
@@ -122,6 +173,7 @@ export function projectRoutes(s: Services): RouteDef[] {
             ...(businessNameOverridden !== undefined && { businessNameOverridden }),
             ...(callingWindowOverride !== undefined && { callingWindowOverride }),
             ...(knowledgeBase !== undefined && { knowledgeBase }),
+            ...(smsCarrier !== undefined && { smsCarrier }),
             extra: { ...(current.extra ?? {}), ...extra },
           };
           if (active !== undefined && active !== current.active) {
@@ -135,6 +187,33 @@ export function projectRoutes(s: Services): RouteDef[] {
           if (current.active && !saved.active) projectStopped(s, caller.agencyId, saved.id);
           return { success: true, data: present(saved) };
         }).immediate();
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/api/v2/projects/:id/reconnect', operationId: 'reconnectProject', tag: 'Projects',
+      summary: 'Reconnect a project with new CRM credentials (spec 3.1: a dead credential needs a reconnect, not a reinstall)',
+      description:
+        'Verifies the credentials against the project\'s location, stores them (sealed), fills `crm_a` from the location and moves a ' +
+        '`disconnected` project back to `live` (or `stopped` when it is not active). Campaigns, agents, workflows and history are kept; runs ' +
+        'that failed because the credential was refused can then be retried from their failed step. Also turns a sandbox project into one on the real location.',
+      access: { scope: 'projects:write', roles: admin },
+      params: IdParams, body: ReconnectProjectBody,
+      responses: { 200: { description: 'the reconnected project', schema: ok(Project) } },
+      handler: async ({ caller, params, body }) => {
+        const before = loadProject(s, caller, params.id);
+        if (before.crm !== 'crm_a') throw new AppError('VALIDATION', `project ${before.id} is on ${before.crm}: only crm_a (GoHighLevel) locations can be connected with credentials so far`);
+        const credential = toCredential(body.credentials as CredentialBody);
+        const location = await verifiedLocation(before.locationId, credential);
+        const saved = s.db.transaction(() => {
+          const current = loadProject(s, caller, params.id);
+          const status = current.active ? 'live' : 'stopped';
+          if (status === 'live' && current.status !== 'live') assertSlotFree(caller.agencyId);
+          const { disconnectedReason: _d, ...rest } = current;
+          s.credentials.put(caller.agencyId, current.id, 'gohighlevel', credential);
+          return projects.save({ ...rest, status, installed: true, crm_a: crmAOf(location), timezone: current.timezone ?? location.timezone });
+        }).immediate();
+        s.providers.forget(caller.agencyId, saved.locationId, saved.id);
+        return { success: true, data: present(saved) };
       },
     }),
     defineRoute({

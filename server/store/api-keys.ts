@@ -21,6 +21,8 @@ export const SCOPES = [
   'workflows:read',
   'workflows:write',
   'keys:write',
+  'agency:read',
+  'agency:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

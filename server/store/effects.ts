@@ -10,7 +10,7 @@ import { nowIso } from './ids.js';
  * finds its first attempt's result instead of tagging or texting twice.
  */
 export function effectsRepo(db: Db) {
-  const get = db.prepare<[string, string], { result: string }>('SELECT result FROM port_effects WHERE agency_id = ? AND idempotency_key = ?');
+  const get = db.prepare<[string, string], { result: string }>("SELECT result FROM port_effects WHERE agency_id = ? AND idempotency_key = ? AND state = 'done'");
   const put = db.prepare('INSERT INTO port_effects (idempotency_key, agency_id, kind, result, created_at) VALUES (?, ?, ?, ?, ?)');
   const count = db.prepare<{ agencyId: string; prefix: string }, { n: number }>(
     'SELECT count(*) AS n FROM port_effects WHERE agency_id = @agencyId AND substr(idempotency_key, 1, length(@prefix)) = @prefix',

@@ -23,6 +23,10 @@ export interface ProjectRecord {
   uninstalledAt?: string;
   crm_a?: Record<string, string | null> | null;
   crm_b?: { accountId: string; accountName?: string | null; accountTimezone?: string | null; subdomain?: string };
+  /** which carrier sends the project's SMS; unset: the agency's default (`crm` unless set) */
+  smsCarrier?: 'crm' | 'twilio';
+  /** why the project is `disconnected` (the CRM's refusal), until a reconnect */
+  disconnectedReason?: string;
   /** additional properties a client stored through update (spec 4.1 allows them) */
   extra?: Record<string, unknown>;
   deletedAt?: string | null;

@@ -3,7 +3,7 @@ import { CredentialRejectedError, PermanentPortError, RateLimitedError, VendorTi
 import { gohighlevelAdapter, type GohighlevelAdapter } from '../../server/adapters/gohighlevel/index.js';
 import { fakeId } from '../fakes/http-fake.js';
 import { seedLocation, startGohighlevelFake, type GohighlevelFake } from '../fakes/gohighlevel-fake.js';
-import { memoryJournal, type MemoryJournal } from '../helpers/memory-journal.js';
+import { storeJournal, type StoreJournal } from '../helpers/store-journal.js';
 
 /** The GoHighLevel adapter's behaviour against a stateful fake: state after effects, exactly-once, faults. */
 
@@ -11,7 +11,7 @@ const TOKEN = 'pit-7f3c2a9e-5b1d-4e8f-a6c0-secret';
 const AGENCY = 'agency_ghl';
 
 let fake: GohighlevelFake;
-let mj: MemoryJournal;
+let mj: StoreJournal;
 let ghl: GohighlevelAdapter;
 /** the same, with a short deadline, for accepted-then-hung requests */
 let impatient: GohighlevelAdapter;
@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   seed = seedLocation(fake);
-  mj = memoryJournal();
+  mj = storeJournal();
   ghl = gohighlevelAdapter({ baseUrl: fake.url, token: async () => TOKEN, journal: mj.journal, timeoutMs: 5_000 });
   impatient = gohighlevelAdapter({ baseUrl: fake.url, token: async () => TOKEN, journal: mj.journal, timeoutMs: 300 });
 });

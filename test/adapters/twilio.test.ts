@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CredentialRejectedError, PermanentPortError, RateLimitedError, VendorTimeoutError, type EffectContext, type Messaging } from '../../engine/ports.js';
 import { twilioMessaging } from '../../server/adapters/twilio/index.js';
 import { startTwilioFake, type TwilioFake } from '../fakes/twilio-fake.js';
-import { memoryJournal, type MemoryJournal } from '../helpers/memory-journal.js';
+import { storeJournal, type StoreJournal } from '../helpers/store-journal.js';
 
 /** The Twilio SMS adapter against a stateful Messages fake. */
 
@@ -12,7 +12,7 @@ const AGENCY = 'agency_twilio';
 const MESSAGES = `/2010-04-01/Accounts/${ACCOUNT}/Messages.json`;
 
 let fake: TwilioFake;
-let mj: MemoryJournal;
+let mj: StoreJournal;
 let twilio: Messaging;
 let impatient: Messaging;
 let seq = 0;
@@ -38,7 +38,7 @@ afterAll(async () => {
   await fake?.close();
 });
 beforeEach(() => {
-  mj = memoryJournal();
+  mj = storeJournal();
   twilio = twilioMessaging({ baseUrl: fake.url, accountSid: ACCOUNT, authToken: AUTH_TOKEN, journal: mj.journal, timeoutMs: 5_000 });
   impatient = twilioMessaging({ baseUrl: fake.url, accountSid: ACCOUNT, authToken: AUTH_TOKEN, journal: mj.journal, timeoutMs: 300 });
 });

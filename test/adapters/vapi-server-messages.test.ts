@@ -13,7 +13,7 @@ import {
 } from '../../server/adapters/vapi/server-messages.js';
 import { vapiVoice } from '../../server/adapters/vapi/voice.js';
 import { validate } from '../../server/http/validation.js';
-import { memoryJournal } from '../fakes/memory-journal.js';
+import { storeJournal } from '../helpers/store-journal.js';
 import { startVapiFake, type ReportOptions, type VapiFake } from '../fakes/vapi-fake.js';
 import { vapiEndedReasons, vapiViolations, vapiViolationsUnpatched } from '../helpers/vapi-schemas.js';
 
@@ -189,7 +189,7 @@ const voice = () =>
   vapiVoice({
     baseUrl: fake.url,
     apiKey: async () => fake.apiKey,
-    journal: memoryJournal(),
+    journal: storeJournal().journal,
     async resolve({ from }) {
       if (from !== '+15125550100') throw new PermanentPortError(`no number ${from}`);
       return { assistantId: 'asst-1', phoneNumberId: 'pn-1' };

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CredentialRejectedError, PermanentPortError, RateLimitedError } from '../../engine/ports.js';
 import { retryAfterMs, vapiVoice, VapiTransientError, type PlaceCallRequest, type VapiVoiceOptions } from '../../server/adapters/vapi/voice.js';
-import { memoryJournal } from '../fakes/memory-journal.js';
+import { storeJournal } from '../helpers/store-journal.js';
 import { startVapiFake, type VapiFake } from '../fakes/vapi-fake.js';
 import { vapiViolations } from '../helpers/vapi-schemas.js';
 
@@ -16,11 +16,11 @@ const NUMBERS = [
 ];
 
 let fake: VapiFake;
-let journal: ReturnType<typeof memoryJournal>;
+let journal: ReturnType<typeof storeJournal>['journal'];
 
 beforeEach(async () => {
   fake = await startVapiFake({ assistants: ['asst-front-desk'], phoneNumbers: NUMBERS });
-  journal = memoryJournal();
+  journal = storeJournal().journal;
 });
 afterEach(async () => {
   expect(fake.violations, 'every body sent to Vapi conforms to CreateCallDTO').toEqual([]);

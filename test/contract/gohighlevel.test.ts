@@ -4,7 +4,7 @@ import { PermanentPortError, type EffectContext } from '../../engine/ports.js';
 import { gohighlevelAdapter, type GohighlevelAdapter } from '../../server/adapters/gohighlevel/index.js';
 import { ghlClient } from '../../server/adapters/gohighlevel/client.js';
 import { VendorRefusedError } from '../../server/adapters/vendor-http.js';
-import { memoryJournal, type MemoryJournal } from '../helpers/memory-journal.js';
+import { storeJournal, type StoreJournal } from '../helpers/store-journal.js';
 import { conforming, requestViolations, startPrismMocks, type PrismMocks } from '../helpers/prism.js';
 
 /**
@@ -20,7 +20,7 @@ const AGENCY = 'agency_contract';
 const TOKEN = 'pit-contract-token-0123456789';
 
 let mocks: PrismMocks;
-let mj: MemoryJournal;
+let mj: StoreJournal;
 let ghl: GohighlevelAdapter;
 let seq = 0;
 const effect = (): EffectContext => ({ agencyId: AGENCY, locationId: LOCATION, idempotencyKey: `wf_contract:${++seq}` });
@@ -29,7 +29,7 @@ beforeAll(async () => {
   mocks = await startPrismMocks(
     ['contacts', 'opportunities', 'conversations', 'calendars', 'locations'].map((app) => ({ prefix: `/${app}`, document: path.join(docs, `${app}.json`) })),
   );
-  mj = memoryJournal();
+  mj = storeJournal();
   ghl = gohighlevelAdapter({ baseUrl: mocks.url, token: async () => TOKEN, journal: mj.journal, timeoutMs: 10_000 });
 });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentPortError, type EffectContext } from '../../engine/ports.js';
 import { twilioMessaging } from '../../server/adapters/twilio/index.js';
 import { vendorHttp } from '../../server/adapters/vendor-http.js';
-import { memoryJournal } from '../helpers/memory-journal.js';
+import { storeJournal } from '../helpers/store-journal.js';
 import { conforming, requestViolations, startPrismMocks, type PrismMocks } from '../helpers/prism.js';
 
 /** The Twilio send against Prism serving Twilio's own Messages document. */
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 describe('Twilio contract (Prism)', () => {
   it('sendSms posts a conforming form-encoded message and reads the documented answer', async () => {
-    const mj = memoryJournal();
+    const mj = storeJournal();
     const twilio = twilioMessaging({ baseUrl: mocks.url, accountSid: ACCOUNT, authToken: AUTH_TOKEN, journal: mj.journal });
     const e = effect();
     expect(await conforming(mocks, () => twilio.sendSms(e, { contactId: 'ct_1', to: '+15125550123', from: '+15125550100', body: 'Thanks for your time' }))).toEqual({
@@ -40,7 +40,7 @@ describe('Twilio contract (Prism)', () => {
   });
 
   it('after an unknown outcome it lists messages by To and From and takes the same text as the earlier send', async () => {
-    const mj = memoryJournal();
+    const mj = storeJournal();
     const twilio = twilioMessaging({ baseUrl: mocks.url, accountSid: ACCOUNT, authToken: AUTH_TOKEN, journal: mj.journal });
     const e = effect();
     mj.seed(AGENCY, e.idempotencyKey, { state: 'pending', startedAt: '2019-05-24T17:44:00.000Z', attempts: 1 });
@@ -66,7 +66,7 @@ describe('Twilio contract (Prism)', () => {
   });
 
   it('sendEmail is refused for good: Twilio carries SMS only', async () => {
-    const twilio = twilioMessaging({ baseUrl: mocks.url, accountSid: ACCOUNT, authToken: AUTH_TOKEN, journal: memoryJournal().journal });
+    const twilio = twilioMessaging({ baseUrl: mocks.url, accountSid: ACCOUNT, authToken: AUTH_TOKEN, journal: storeJournal().journal });
     await expect(twilio.sendEmail(effect(), { contactId: 'ct_1', to: 'a@b.c', subject: 's', body: 'b' })).rejects.toThrow(PermanentPortError);
   });
 });

@@ -100,7 +100,10 @@ const body = (r: FakeRequest) => (r.body ?? {}) as Body;
 
 export interface GohighlevelFake extends HttpFake {
   state: GhlFakeState;
+  /** the access token the fake accepts now; replace it to revoke the old one */
   token: string;
+  /** an OAuth app whose refresh token the fake exchanges at POST /oauth/token (single use) */
+  oauth: { clientId: string; clientSecret: string; refreshToken: string; issued: number };
 }
 
 export async function startGohighlevelFake(opts: { token: string }): Promise<GohighlevelFake> {
@@ -395,18 +398,35 @@ export async function startGohighlevelFake(opts: { token: string }): Promise<Goh
     return { ...rest, name: [c.firstName, c.lastName].filter(Boolean).join(' ') || undefined };
   }
 
+  const oauth = { clientId: 'fake-client', clientSecret: 'fake-client-secret', refreshToken: 'refresh-0', issued: 0 };
+  routes.push({
+    method: 'POST',
+    path: '/oauth/token',
+    handler: (r) => {
+      const form = (r.body ?? {}) as Record<string, string>;
+      if (form.client_id !== oauth.clientId || form.client_secret !== oauth.clientSecret) return { status: 401, body: { error: 'invalid_client' } };
+      if (form.grant_type !== 'refresh_token' || form.refresh_token !== oauth.refreshToken) return { status: 400, body: { error: 'invalid_grant', error_description: 'refresh token is invalid or was used' } };
+      oauth.issued += 1;
+      fake.token = `access-${oauth.issued}`;
+      oauth.refreshToken = `refresh-${oauth.issued}`;
+      return ok({ access_token: fake.token, token_type: 'Bearer', expires_in: 86_399, refresh_token: oauth.refreshToken, scope: 'contacts.write', userType: 'Location' });
+    },
+  });
+
   const http = await startHttpFake({
     routes,
     errorBody: (status, message) => ({ statusCode: status, message, ...(status === 401 && { error: 'Unauthorized' }) }),
     gate: (r) => {
-      if (r.headers.authorization !== `Bearer ${opts.token}`) return { status: 401, body: { statusCode: 401, message: 'Invalid JWT', error: 'Unauthorized' } };
+      if (r.path === '/oauth/token') return null;
+      if (r.headers.authorization !== `Bearer ${fake.token}`) return { status: 401, body: { statusCode: 401, message: 'Invalid JWT', error: 'Unauthorized' } };
       const family = r.path.split('/')[1] ?? '';
       const want = VERSION_OF[family];
       if (want && r.headers.version !== want) return err(400, `Version header must be ${want}`);
       return null;
     },
   });
-  return Object.assign(http, { state, token: opts.token });
+  const fake: GohighlevelFake = Object.assign(http, { state, token: opts.token, oauth });
+  return fake;
 }
 
 /** Seeds a location with a contact, fields, values, a pipeline and a calendar; returns their ids. */

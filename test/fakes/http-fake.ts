@@ -16,6 +16,8 @@ export interface FakeRequest {
   /** parsed JSON, or the form fields, or null */
   body: unknown;
   rawBody: string;
+  /** when the fake received it (ms since the epoch) */
+  receivedAt: number;
 }
 
 export interface FakeResponse {
@@ -77,7 +79,7 @@ export async function startHttpFake(opts: HttpFakeOptions): Promise<HttpFake> {
       let body: unknown = null;
       if (rawBody && type.includes('json')) body = JSON.parse(rawBody);
       else if (rawBody && type.includes('x-www-form-urlencoded')) body = Object.fromEntries(new URLSearchParams(rawBody));
-      const fr: FakeRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, rawBody };
+      const fr: FakeRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, rawBody, receivedAt: Date.now() };
       requests.push(fr);
       const send = (r: FakeResponse) => {
         const payload = r.body === undefined ? '' : JSON.stringify(r.body);

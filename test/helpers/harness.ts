@@ -9,7 +9,7 @@ import { createApp, listen } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
 import { createRepos, type Repos, type Services } from '../../server/services.js';
-import { composePorts, composeServices, composeVoice, composeWorker } from '../../server/compose.js';
+import { composeProviders, composeServices, composeVoice, composeWorker } from '../../server/compose.js';
 import { openDb, type Db } from '../../server/store/db.js';
 import { SCOPES, type Role, type Scope } from '../../server/store/api-keys.js';
 import { connectTemporal, type WorkflowStarter } from '../../server/temporal/client.js';
@@ -54,7 +54,7 @@ let counter = 0;
  * test replaces only what it names (`ports`, `voice`), and by default calls are placed on the
  * sandbox voice platform, which reports their end to this instance's API, signed.
  */
-export async function createHarness(opts: { temporal?: boolean; /** false: no in-process worker (the test runs worker processes) */ worker?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform; /** start from a copy of this database file (an older schema's fixture) */ fromDb?: string } = {}): Promise<Harness> {
+export async function createHarness(opts: { temporal?: boolean; /** false: no in-process worker (the test runs worker processes) */ worker?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform; /** start from a copy of this database file (an older schema's fixture) */ fromDb?: string; /** where the product's log lines go (default: nowhere at the default 'silent' level) */ logSink?: NodeJS.WritableStream } = {}): Promise<Harness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-test-'));
   const dbFile = path.join(dir, 'app.db');
   if (opts.fromDb) fs.copyFileSync(opts.fromDb, dbFile);
@@ -62,8 +62,9 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   const repos = createRepos(db);
   const taskQueue = `test-${process.pid}-${++counter}-${Date.now()}`;
   const config: Config = { ...loadConfig({}), dataDir: dir, taskQueue, logLevel: 'silent', ...opts.config };
-  const logger = createLogger(config.logLevel);
-  const basePorts = composePorts(config, db, repos);
+  const logger = createLogger(config.logLevel, opts.logSink);
+  const providers = composeProviders(config, db, repos, logger);
+  const basePorts = providers.ports;
   const ports = opts.ports ? opts.ports(basePorts, db, repos) : basePorts;
   let url = '';
   const sandbox = opts.voice ? null : composeVoice(config, repos, logger, () => url);
@@ -91,7 +92,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
     if (opts.worker !== false) await startWorker(ports);
   }
 
-  const services: Services = composeServices({ config, db, repos, ports, temporal, logger });
+  const services: Services = composeServices({ config, db, repos, providers, ports, temporal, logger });
   const server: Server = listen(createApp(services), 0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -25,7 +25,7 @@ const CLOCK_SKEW_MS = 5 * 60_000;
  * (and from that sender) are listed and the same text sent since the first attempt is taken as
  * the earlier send.
  */
-export function twilioMessaging(opts: TwilioMessagingOptions): Messaging {
+export function twilioMessaging(opts: TwilioMessagingOptions): Messaging & { verify(): Promise<void> } {
   const http = vendorHttp({
     vendor: 'twilio',
     baseUrl: opts.baseUrl ?? TWILIO_BASE_URL,
@@ -64,6 +64,10 @@ export function twilioMessaging(opts: TwilioMessagingOptions): Messaging {
     },
     async sendEmail() {
       throw new PermanentPortError('twilio carries SMS only: send-email needs the CRM messaging adapter');
+    },
+    /** Checks the credentials: one page of one message of the account (a 401 rejects them). */
+    async verify() {
+      await http.request({ method: 'GET', path: messagesPath, query: { PageSize: 1 } });
     },
   };
 }

@@ -4,6 +4,7 @@ import { m002PhoneNumbers } from './002-phone-numbers.js';
 import { m003PowerDialer } from './003-power-dialer.js';
 import { m004TenantScopedKeys } from './004-tenant-scoped-keys.js';
 import { m005RetriesAndSignatures } from './005-retries-and-signatures.js';
+import { m006Providers } from './006-providers.js';
 
 export interface Migration {
   name: string;
@@ -16,4 +17,4 @@ export interface Migration {
 }
 
 /** Ordered; the position in this list is the schema version it produces (1-based). Never reorder. */
-export const migrations: Migration[] = [m001Core, m002PhoneNumbers, m003PowerDialer, m004TenantScopedKeys, m005RetriesAndSignatures];
+export const migrations: Migration[] = [m001Core, m002PhoneNumbers, m003PowerDialer, m004TenantScopedKeys, m005RetriesAndSignatures, m006Providers];

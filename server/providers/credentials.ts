@@ -1,0 +1,68 @@
+import type { CredentialsRepo } from '../store/credentials.js';
+import type { Sealer } from './sealing.js';
+
+/** A GoHighLevel location's credential: a Private Integration token, or OAuth tokens. */
+export type GohighlevelCredential =
+  | { kind: 'private-integration'; token: string }
+  | { kind: 'oauth'; accessToken: string; refreshToken: string; expiresAt: string };
+
+export interface TwilioCredential {
+  accountSid: string;
+  authToken: string;
+  messagingServiceSid?: string;
+}
+
+export interface VapiCredential {
+  apiKey: string;
+  /** secrets Vapi's server messages are verified with (HMAC credential, or the legacy X-Vapi-Secret) */
+  serverSecret?: string;
+  /** the secret being replaced, accepted until `previousUntil` (a rotation's grace period) */
+  previousServerSecret?: string;
+  previousUntil?: string;
+}
+
+export interface CredentialTypes {
+  gohighlevel: GohighlevelCredential;
+  twilio: TwilioCredential;
+  vapi: VapiCredential;
+}
+export type Provider = keyof CredentialTypes;
+
+/** What may be shown of a credential in an API answer or a log: never a token or secret. */
+export interface CredentialSummary {
+  provider: Provider;
+  owner: string;
+  hint: string;
+  updatedAt: string;
+}
+
+function hintOf<P extends Provider>(provider: P, c: CredentialTypes[P]): string {
+  if (provider === 'twilio') return `account …${(c as TwilioCredential).accountSid.slice(-4)}`;
+  if (provider === 'gohighlevel') return (c as GohighlevelCredential).kind === 'oauth' ? 'OAuth tokens' : 'Private Integration token';
+  return 'API key';
+}
+
+/**
+ * Typed, sealed credentials. The owner is 'agency' for agency-wide ones (Twilio, Vapi) or a
+ * project id (a CRM location's token). Secrets exist in the clear only in memory, on their way to
+ * a vendor.
+ */
+export function credentialStore(repo: CredentialsRepo, sealer: Sealer) {
+  const aad = (agencyId: string, owner: string, provider: string) => `${agencyId}|${owner}|${provider}`;
+  return {
+    get<P extends Provider>(agencyId: string, owner: string, provider: P): (CredentialTypes[P] & { updatedAt: string }) | undefined {
+      const row = repo.get(agencyId, owner, provider);
+      if (!row) return undefined;
+      const plain = JSON.parse(sealer.open(row.sealed, aad(agencyId, owner, provider), row.keyId)) as CredentialTypes[P];
+      return { ...plain, updatedAt: row.updatedAt };
+    },
+    put<P extends Provider>(agencyId: string, owner: string, provider: P, credential: CredentialTypes[P]): void {
+      repo.put({ agencyId, owner, provider, sealed: sealer.seal(JSON.stringify(credential), aad(agencyId, owner, provider)), keyId: sealer.keyId, hint: hintOf(provider, credential) });
+    },
+    remove: (agencyId: string, owner: string, provider: Provider) => repo.remove(agencyId, owner, provider),
+    list(agencyId: string): CredentialSummary[] {
+      return repo.list(agencyId).map((r) => ({ provider: r.provider as Provider, owner: r.owner, hint: r.hint, updatedAt: r.updatedAt }));
+    },
+  };
+}
+export type CredentialStore = ReturnType<typeof credentialStore>;

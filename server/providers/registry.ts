@@ -1,0 +1,208 @@
+import type { Logger } from 'pino';
+import {
+  CredentialRejectedError,
+  PermanentPortError,
+  type Calendar,
+  type Crm,
+  type CrmDirectory,
+  type EffectJournal,
+  type LocationInfo,
+  type Messaging,
+  type Ports,
+} from '../../engine/ports.js';
+import type { Config } from '../config.js';
+import type { Repos } from '../services.js';
+import type { ProjectRecord } from '../store/projects.js';
+import { gohighlevelAdapter, type GohighlevelAdapter } from '../adapters/gohighlevel/index.js';
+import { refreshAccessToken } from '../adapters/gohighlevel/oauth.js';
+import { twilioMessaging } from '../adapters/twilio/index.js';
+import type { CredentialStore, GohighlevelCredential, TwilioCredential } from './credentials.js';
+
+/** Which SMS carrier a project's messages go out through. */
+export type SmsCarrier = 'crm' | 'twilio';
+
+/** A location's providers: the CRM (with its setup reads), messaging and calendar. */
+export interface LocationProviders {
+  crm: Crm;
+  directory: CrmDirectory;
+  messaging: Messaging;
+  calendar: Calendar;
+  /** `sandbox`: the embedded CRM (no credential, or a test run); `gohighlevel`: the real location */
+  crmKind: 'sandbox' | 'gohighlevel';
+  smsCarrier: 'sandbox' | 'gohighlevel' | 'twilio';
+}
+
+/** Test runs (workflow test-runs) act on a location of their own in the sandbox: nothing reaches a real CRM. */
+export const TEST_LOCATION_PREFIX = 'test:';
+
+/** Refresh OAuth tokens this long before they expire. */
+const REFRESH_MARGIN_MS = 5 * 60_000;
+
+export interface RegistryDeps {
+  config: Config;
+  repos: Repos;
+  credentials: CredentialStore;
+  journal: EffectJournal;
+  sandbox: Ports & { directory: CrmDirectory };
+  logger: Logger;
+  /** a CRM refused a project's credential: the project is now `disconnected` (spec 3.1) */
+  onDisconnected?: (project: ProjectRecord, reason: string) => void;
+}
+
+/**
+ * Decides, per agency and CRM location, which adapters act: the real CRM when the project holds a
+ * credential for it, the embedded sandbox otherwise (the default, the demo, test runs), and the
+ * SMS carrier the project or its agency chose. `ports()` is the facade the post-call activities
+ * use: every port call carries the agency and location, so the activities need no change to act on
+ * a real CRM. A CRM that refuses the credential moves the project to `disconnected`.
+ */
+export function providerRegistry(deps: RegistryDeps) {
+  const { config, repos, credentials, journal, sandbox, logger } = deps;
+  const ghlAdapters = new Map<string, { adapter: GohighlevelAdapter; stamp: string }>();
+  const refreshing = new Map<string, Promise<string>>();
+  const reads = new Map<string, { at: number; value: Promise<unknown> }>();
+
+  /** The location's access token, refreshed (once per project at a time) shortly before it expires. */
+  async function ghlToken(project: ProjectRecord): Promise<string> {
+    const cred = credentials.get(project.agencyId, project.id, 'gohighlevel');
+    if (!cred) throw new CredentialRejectedError('gohighlevel', `project ${project.id} has no CRM credential: reconnect it`);
+    if (cred.kind === 'private-integration') return cred.token;
+    if (Date.parse(cred.expiresAt) - Date.now() > REFRESH_MARGIN_MS) return cred.accessToken;
+    if (!config.gohighlevelClientId || !config.gohighlevelClientSecret) {
+      // Without the app's client the token cannot be refreshed; use it until the CRM refuses it.
+      logger.warn({ projectId: project.id }, 'a GoHighLevel OAuth token is about to expire and GHL_CLIENT_ID / GHL_CLIENT_SECRET are not set');
+      return cred.accessToken;
+    }
+    const key = `${project.agencyId}|${project.id}`;
+    let pending = refreshing.get(key);
+    if (!pending) {
+      pending = refreshAccessToken({ baseUrl: config.gohighlevelBaseUrl, clientId: config.gohighlevelClientId, clientSecret: config.gohighlevelClientSecret, refreshToken: cred.refreshToken })
+        .then((t) => {
+          credentials.put(project.agencyId, project.id, 'gohighlevel', { kind: 'oauth', ...t });
+          return t.accessToken;
+        })
+        .finally(() => refreshing.delete(key));
+      refreshing.set(key, pending);
+    }
+    return pending;
+  }
+
+  function ghlFor(project: ProjectRecord, stamp: string): GohighlevelAdapter {
+    const key = `${project.agencyId}|${project.id}`;
+    const cached = ghlAdapters.get(key);
+    if (cached && cached.stamp === stamp) return cached.adapter;
+    const adapter = gohighlevelAdapter({ baseUrl: config.gohighlevelBaseUrl, token: () => ghlToken(project), journal, timeoutMs: config.vendorTimeoutMs });
+    ghlAdapters.set(key, { adapter, stamp });
+    return adapter;
+  }
+
+  function smsCarrierOf(project: ProjectRecord): SmsCarrier {
+    const own = project.smsCarrier;
+    if (own) return own;
+    return repos.agencies.settings(project.agencyId).smsCarrier ?? 'crm';
+  }
+
+  function twilioFor(agencyId: string): Messaging {
+    const cred = credentials.get(agencyId, 'agency', 'twilio');
+    if (!cred) throw new PermanentPortError('the project sends SMS through Twilio, but the agency has no Twilio credentials: add them (PUT /api/agency/credentials/twilio) or set smsCarrier to "crm"');
+    return twilioMessaging({ baseUrl: config.twilioBaseUrl, accountSid: cred.accountSid, authToken: cred.authToken, messagingServiceSid: cred.messagingServiceSid, journal, timeoutMs: config.vendorTimeoutMs });
+  }
+
+  function forLocation(agencyId: string, locationId: string): LocationProviders {
+    const sandboxSet = { crm: sandbox.crm, directory: sandbox.directory, messaging: sandbox.messaging, calendar: sandbox.calendar };
+    if (locationId.startsWith(TEST_LOCATION_PREFIX)) return { ...sandboxSet, crmKind: 'sandbox', smsCarrier: 'sandbox' };
+    const project = repos.projects.find(agencyId, locationId);
+    const cred = project && project.crm === 'crm_a' ? repos.credentials.get(agencyId, project.id, 'gohighlevel') : undefined;
+    if (!project || !cred) return { ...sandboxSet, crmKind: 'sandbox', smsCarrier: 'sandbox' };
+    const ghl = ghlFor(project, cred.updatedAt);
+    const carrier = smsCarrierOf(project);
+    const messaging: Messaging = carrier === 'twilio' ? { sendSms: (e, m) => twilioFor(agencyId).sendSms(e, m), sendEmail: ghl.sendEmail } : ghl;
+    return { crm: ghl, directory: ghl, messaging, calendar: ghl, crmKind: 'gohighlevel', smsCarrier: carrier === 'twilio' ? 'twilio' : 'gohighlevel' };
+  }
+
+  /** A CRM call that meets a refused credential disconnects the project, then fails as before. */
+  async function crmCall<T>(agencyId: string, locationId: string, run: (p: LocationProviders) => Promise<T>): Promise<T> {
+    const providers = forLocation(agencyId, locationId);
+    try {
+      return await run(providers);
+    } catch (err) {
+      if (err instanceof CredentialRejectedError && err.vendor === 'gohighlevel' && providers.crmKind === 'gohighlevel') {
+        const project = markDisconnected(agencyId, locationId, err.message);
+        throw new CredentialRejectedError('gohighlevel', `${err.message}. Project ${project?.id ?? locationId} is now disconnected: reconnect it with a new credential, then retry the run from its failed step`);
+      }
+      throw err;
+    }
+  }
+
+  function markDisconnected(agencyId: string, locationId: string, reason: string): ProjectRecord | undefined {
+    const project = repos.projects.find(agencyId, locationId);
+    if (!project || project.status === 'disconnected') return project;
+    const saved = repos.projects.save({ ...project, status: 'disconnected', crm_a: null, disconnectedReason: reason });
+    logger.warn({ agencyId, projectId: project.id }, 'the CRM refused the project credential: project disconnected');
+    deps.onDisconnected?.(saved, reason);
+    return saved;
+  }
+
+  /**
+   * Setup reads (pipelines, calendars, custom fields and values) of a real CRM, reused for a short
+   * while per location; the sandbox is a local table and is read as it is.
+   */
+  function cachedRead<T>(agencyId: string, locationId: string, what: string, read: () => Promise<T>): Promise<T> {
+    if (forLocation(agencyId, locationId).crmKind === 'sandbox') return read();
+    const key = `${agencyId}|${locationId}|${what}`;
+    const hit = reads.get(key);
+    if (hit && Date.now() - hit.at < config.crmReadCacheSeconds * 1000) return hit.value as Promise<T>;
+    const value = read();
+    reads.set(key, { at: Date.now(), value });
+    value.catch(() => reads.delete(key));
+    return value;
+  }
+
+  const ports: Ports = {
+    executionLog: sandbox.executionLog,
+    crm: {
+      getContact: (a, l, id) => crmCall(a, l, (p) => p.crm.getContact(a, l, id)),
+      // Every action renders templates with the location's custom values: read once a while, not per step.
+      customValues: (a, l) => cachedRead(a, l, 'customValues', () => crmCall(a, l, (p) => p.crm.customValues(a, l))),
+      customFields: (a, l) => cachedRead(a, l, 'customFields', () => crmCall(a, l, (p) => p.crm.customFields(a, l))),
+      addTags: (e, id, tags) => crmCall(e.agencyId, e.locationId, (p) => p.crm.addTags(e, id, tags)),
+      removeTags: (e, id, tags) => crmCall(e.agencyId, e.locationId, (p) => p.crm.removeTags(e, id, tags)),
+      setField: (e, id, f, v) => crmCall(e.agencyId, e.locationId, (p) => p.crm.setField(e, id, f, v)),
+      moveStage: (e, id, pl, st) => crmCall(e.agencyId, e.locationId, (p) => p.crm.moveStage(e, id, pl, st)),
+      addNote: (e, id, body) => crmCall(e.agencyId, e.locationId, (p) => p.crm.addNote(e, id, body)),
+    },
+    messaging: {
+      sendSms: (e, m) => crmCall(e.agencyId, e.locationId, (p) => p.messaging.sendSms(e, m)),
+      sendEmail: (e, m) => crmCall(e.agencyId, e.locationId, (p) => p.messaging.sendEmail(e, m)),
+    },
+    calendar: { book: (e, r) => crmCall(e.agencyId, e.locationId, (p) => p.calendar.book(e, r)) },
+  };
+
+  return {
+    forLocation,
+    ports: () => ports,
+    /** the location's setup for the editor's pickers and spec 4.10 / 4.11, cached briefly */
+    directory: {
+      pipelines: (a: string, l: string) => cachedRead(a, l, 'pipelines', () => crmCall(a, l, (p) => p.directory.pipelines(a, l))),
+      calendars: (a: string, l: string) => cachedRead(a, l, 'calendars', () => crmCall(a, l, (p) => p.directory.calendars(a, l))),
+      customFields: (a: string, l: string) => cachedRead(a, l, 'customFields', () => crmCall(a, l, (p) => p.crm.customFields(a, l))),
+      customValues: (a: string, l: string) => cachedRead(a, l, 'customValues', () => crmCall(a, l, (p) => p.crm.customValues(a, l))),
+    },
+    /** forgets cached reads and adapters of a location (after a reconnect) */
+    forget(agencyId: string, locationId: string, projectId: string) {
+      for (const key of reads.keys()) if (key.startsWith(`${agencyId}|${locationId}|`)) reads.delete(key);
+      ghlAdapters.delete(`${agencyId}|${projectId}`);
+    },
+    /** Checks a GoHighLevel credential against the location it claims, and reads the location. */
+    async verifyGohighlevel(locationId: string, credential: GohighlevelCredential): Promise<LocationInfo> {
+      const token = credential.kind === 'oauth' ? credential.accessToken : credential.token;
+      const probe = gohighlevelAdapter({ baseUrl: config.gohighlevelBaseUrl, token: async () => token, journal, timeoutMs: config.vendorTimeoutMs });
+      return probe.location('', locationId);
+    },
+    /** Checks Twilio credentials with a one-message list of the account. */
+    async verifyTwilio(credential: TwilioCredential): Promise<void> {
+      await twilioMessaging({ baseUrl: config.twilioBaseUrl, ...credential, journal, timeoutMs: config.vendorTimeoutMs }).verify();
+    },
+  };
+}
+export type ProviderRegistry = ReturnType<typeof providerRegistry>;

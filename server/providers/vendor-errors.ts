@@ -1,0 +1,19 @@
+import { CredentialRejectedError, PermanentPortError, RateLimitedError, VendorTimeoutError } from '../../engine/ports.js';
+import { AppError } from '../http/errors.js';
+
+/**
+ * What an API caller is told when a vendor call made on its behalf fails: a refused credential is
+ * a conflict with the project's state (it is now disconnected), a vendor that is slow, down or
+ * rate-limiting us is a 503 with Retry-After (never our own 429, which means the caller's quota),
+ * and a definite refusal keeps the vendor's words.
+ */
+export function vendorFailure(err: unknown, what: string): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof CredentialRejectedError) return new AppError('CONFLICT', `${what}: the CRM refused the project's credential; reconnect the project (${err.message})`, { detailCode: 'Disconnected' });
+  if (err instanceof RateLimitedError) {
+    return new AppError('UNAVAILABLE', `${what}: ${err.vendor} asks us to slow down; retry in ${Math.ceil(err.retryAfterMs / 1000)} s`, { headers: { 'Retry-After': String(Math.ceil(err.retryAfterMs / 1000)) } });
+  }
+  if (err instanceof PermanentPortError) return new AppError('CONFLICT', `${what}: ${err.message}`);
+  if (err instanceof VendorTimeoutError) return new AppError('UNAVAILABLE', `${what}: ${err.vendor} did not answer in time; retry shortly`, { headers: { 'Retry-After': '5' } });
+  return new AppError('UNAVAILABLE', `${what}: the vendor could not be reached; retry shortly`, { headers: { 'Retry-After': '5' } });
+}

@@ -5,6 +5,22 @@ import type { Services } from '../services.js';
 import type { CallEndedEvent } from '../../schemas/call.js';
 import { newId } from '../store/ids.js';
 import { signalCallEnded } from '../power-dialer/dialer.js';
+import { CredentialRejectedError, type Contact } from '../../engine/ports.js';
+import { vendorFailure } from '../providers/vendor-errors.js';
+
+/** The call's contact in the project's real CRM: by the id the platform sent, else by phone. */
+async function contactInCrm(s: Services, agencyId: string, locationId: string, c: CallEndedEvent['call']): Promise<Contact | null> {
+  const crm = s.providers.forLocation(agencyId, locationId);
+  try {
+    if (c.contactId) return await s.ports.crm.getContact(agencyId, locationId, c.contactId);
+    return await crm.directory.findContactByPhone(agencyId, locationId, c.phoneNumber);
+  } catch (err) {
+    // A refused credential will not heal by re-delivery: keep the call (the project is now
+    // disconnected, and its run fails at its first action until a reconnect and a retry).
+    if (err instanceof CredentialRejectedError) return null;
+    throw vendorFailure(err, "reading the call's contact from the CRM (nothing was stored; deliver the event again)");
+  }
+}
 
 export interface AcceptResult {
   callId: string;
@@ -33,13 +49,26 @@ export async function acceptCallEnded(s: Services, agencyId: string, event: Call
   if (!project || !agent) throw new AppError('VALIDATION', `campaign ${c.campaignId} has no live project or agent`);
   const outcome = normalizeOutcome(c.disposition);
   if (!outcome) throw new AppError('VALIDATION', `call.disposition "${c.disposition}" is not a known outcome`);
+  // A project on a real CRM: the contact lives there. Read it before the transaction (a re-delivery
+  // needs no read); a CRM that cannot answer now is a 503 with nothing stored, so the platform
+  // re-delivers. The sandbox CRM is read and written inside the transaction below.
+  const realCrm = s.providers.forLocation(agencyId, project.locationId).crmKind !== 'sandbox';
+  let realContact: Contact | null = null;
+  if (realCrm && !s.repos.calls.get(agencyId, c.callId)) realContact = await contactInCrm(s, agencyId, project.locationId, c);
 
   const stored = s.repos.calls.transaction(() => {
     const fresh = s.repos.calls.recordEvent(agencyId, c.callId, 'call.ended', signature);
     if (!fresh) return { duplicate: true as const };
     const workflowId = postCallWorkflowId(agencyId, c.callId);
-    const found = (c.contactId && s.repos.crm.getContact(agencyId, project.locationId, c.contactId)) || s.repos.crm.findByPhone(agencyId, project.locationId, c.phoneNumber);
-    const contact = found || s.repos.crm.createContact(agencyId, { locationId: project.locationId, phone: c.phoneNumber, fullName: c.leadName ?? '', ...(c.contactId && { id: c.contactId }) });
+    const found = realCrm
+      ? realContact
+      : (c.contactId && s.repos.crm.getContact(agencyId, project.locationId, c.contactId)) || s.repos.crm.findByPhone(agencyId, project.locationId, c.phoneNumber);
+    const contact =
+      found ??
+      (realCrm
+        ? // No CRM contact has this phone: the call is kept; its run's first action says so.
+          ({ id: c.contactId ?? `unknown:${c.phoneNumber}`, locationId: project.locationId, phone: c.phoneNumber, tags: [], fields: {} } satisfies Contact)
+        : s.repos.crm.createContact(agencyId, { locationId: project.locationId, phone: c.phoneNumber, fullName: c.leadName ?? '', ...(c.contactId && { id: c.contactId }) }));
     const meta = OUTCOMES[outcome];
     const dateTime = new Date(c.dateTime).toISOString();
     const record = s.repos.calls.insert(agencyId, project.id, agent.id, {
@@ -94,7 +123,7 @@ export async function acceptCallEnded(s: Services, agencyId: string, event: Call
       effectScope: workflowId,
     };
     s.repos.runInputs.put(agencyId, workflowId, input);
-    return { duplicate: false as const, workflowId, input, createdContactId: found ? null : contact.id };
+    return { duplicate: false as const, workflowId, input, createdContactId: found || realCrm ? null : contact.id };
   });
 
   let workflowId: string;

@@ -206,6 +206,8 @@ export interface VoicePlatform {
      * matching a report that arrives without our metadata).
      */
     platformCallId?: string;
+    /** which platform placed it (`sandbox`, `vapi`), recorded with the call */
+    platform?: string;
   }>;
 }
 

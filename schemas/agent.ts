@@ -34,6 +34,7 @@ export const Agent = {
     postCallFields: { type: 'array', items: PostCallField },
     voice: { type: 'string' },
     prompt: { type: 'string' },
+    vapiAssistantId: { type: 'string', description: "the Vapi assistant that speaks for this agent when the agency's voice platform is Vapi" },
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -53,6 +54,7 @@ export const CreateAgentBody = {
     postCallFields: { type: 'array', items: PostCallField, maxItems: 100 },
     voice: { type: 'string' },
     prompt: { type: 'string', maxLength: 100000 },
+    vapiAssistantId: { type: 'string', minLength: 1, maxLength: 100, description: 'the Vapi assistant id (Vapi dashboard: Assistants)' },
   },
 } as const;
 export type CreateAgentBody = FromSchema<typeof CreateAgentBody>;
@@ -66,6 +68,7 @@ export const PatchAgentBody = {
     postCallFields: CreateAgentBody.properties.postCallFields,
     voice: { type: 'string' },
     prompt: CreateAgentBody.properties.prompt,
+    vapiAssistantId: { ...CreateAgentBody.properties.vapiAssistantId, type: ['string', 'null'], description: 'the Vapi assistant id; null removes it' },
   },
 } as const;
 export type PatchAgentBody = FromSchema<typeof PatchAgentBody>;

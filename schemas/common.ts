@@ -28,3 +28,6 @@ export const IdParams = {
   required: ['id'],
   properties: { id: Id },
 } as const;
+
+/** A credential travels in an HTTP header: visible ASCII only, no spaces (anything else could never authenticate). */
+export const VISIBLE_ASCII = '^[!-~]+$';

@@ -9,6 +9,7 @@ export const PhoneNumberRecord = {
     pretty: { type: 'string' },
     nickname: { type: 'string' },
     boundToAgent: { type: 'boolean' },
+    vapiPhoneNumberId: { type: 'string', description: "the number's id at Vapi, when the agency's calls go out through Vapi" },
   },
 } as const;
 
@@ -32,6 +33,17 @@ export const AssignPhoneNumberBody = {
   required: ['campaignId'],
   additionalProperties: false,
   properties: { campaignId: Id },
+} as const;
+
+/** A number the agency already has at its voice platform, registered so campaigns can call from it. */
+export const RegisterPhoneNumberBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    nickname: { type: 'string', maxLength: 100 },
+    vapiPhoneNumberId: { type: ['string', 'null'], minLength: 1, maxLength: 100, description: 'Vapi dashboard: Phone Numbers; null removes it' },
+  },
 } as const;
 
 export const NumberParams = { type: 'object', required: ['number'], properties: { number: E164 } } as const;

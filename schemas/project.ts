@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { CallingWindowSetting } from './cadence.js';
-import { DateTime, Id } from './common.js';
+import { DateTime, Id, VISIBLE_ASCII } from './common.js';
 import { Campaign } from './campaign.js';
 
 const nullableString = { type: ['string', 'null'] } as const;
@@ -45,7 +45,7 @@ export const CrmCredentialInput = {
       title: 'Private Integration token',
       required: ['token'],
       additionalProperties: false,
-      properties: { token: { type: 'string', minLength: 8, maxLength: 4096, description: "the location's Private Integration token" } },
+      properties: { token: { type: 'string', minLength: 8, maxLength: 4096, pattern: VISIBLE_ASCII, description: "the location's Private Integration token" } },
     },
     {
       type: 'object',
@@ -53,8 +53,8 @@ export const CrmCredentialInput = {
       required: ['accessToken', 'refreshToken', 'expiresAt'],
       additionalProperties: false,
       properties: {
-        accessToken: { type: 'string', minLength: 8, maxLength: 8192 },
-        refreshToken: { type: 'string', minLength: 8, maxLength: 8192 },
+        accessToken: { type: 'string', minLength: 8, maxLength: 8192, pattern: VISIBLE_ASCII },
+        refreshToken: { type: 'string', minLength: 8, maxLength: 8192, pattern: VISIBLE_ASCII },
         expiresAt: { type: 'string', format: 'date-time', description: 'when the access token expires' },
       },
     },

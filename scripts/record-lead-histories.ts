@@ -47,7 +47,7 @@ const voice: VoicePlatform = {
     return { callId: req.callId };
   },
 };
-const activities = createLeadCadenceActivities({ voice, leads: storeLeadQueue(repos.leads) });
+const activities = createLeadCadenceActivities({ voice, leads: storeLeadQueue(repos.leads, repos.placedCalls) });
 const { worker } = await createWorker({ address: server.address, namespace: 'default', taskQueue: config.taskQueue, ports, activities });
 const running = worker.run();
 

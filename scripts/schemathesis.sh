@@ -31,8 +31,10 @@ free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1
 port=$(free_port); tport=$(free_port); uport=$(free_port)
 log="$data/server.log"
 pid=""
+fakes_pid=""
 cleanup() {
   if [[ -n "$pid" ]]; then kill -INT "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  if [[ -n "$fakes_pid" ]]; then kill -TERM "$fakes_pid" 2>/dev/null || true; wait "$fakes_pid" 2>/dev/null || true; fi
   rm -rf "$data"
 }
 trap cleanup EXIT
@@ -41,6 +43,15 @@ export DATA_DIR="$data" SEED_DEMO=false LOG_LEVEL=warn PLAN_LIMIT_DEFAULT=1000
 agency="fuzz"
 key=$(npm run --silent apikey -- create --agency "$agency" --role agency_admin --scopes all --name schemathesis 2>/dev/null)
 [[ "$key" == vck_* ]] || { echo "[schemathesis] npm run apikey did not print a key: $key" >&2; exit 1; }
+
+# The vendors (GoHighLevel, Twilio, Vapi) are local fakes: operations that verify credentials with a
+# vendor get its real answer (a refused token is a documented 400), never a network failure.
+mkfifo "$data/fakes.out"
+node --import tsx scripts/vendor-fakes.ts >"$data/fakes.out" 2>"$data/fakes.log" &
+fakes_pid=$!
+read -r fakes <"$data/fakes.out" || { echo "[schemathesis] the vendor fakes did not start:" >&2; cat "$data/fakes.log" >&2; exit 1; }
+vendor_url() { node -e 'console.log(JSON.parse(process.argv[1])[process.argv[2]])' "$fakes" "$1"; }
+export GHL_BASE_URL="$(vendor_url gohighlevel)" TWILIO_BASE_URL="$(vendor_url twilio)" VAPI_BASE_URL="$(vendor_url vapi)"
 
 # The rate limit is raised out of the way: 429s are their own test (test/reliability/overload).
 PORT="$port" TEMPORAL_DEV_PORT="$tport" TEMPORAL_UI_PORT="$uport" RATE_LIMIT_POINTS=100000000 \

@@ -17,6 +17,7 @@ import { mountRoutes, type RouteDef } from './http/route.js';
 import type { Services } from './services.js';
 import { projectRoutes } from './routes/projects.js';
 import { agencyRoutes } from './routes/agency.js';
+import { vapiEventRoutes } from './routes/vapi-events.js';
 import { agentRoutes } from './routes/agents.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { workflowRoutes } from './routes/workflows.js';
@@ -46,6 +47,7 @@ export function allRoutes(s: Services): RouteDef[] {
     ...eventRoutes(s),
     ...contactEventRoutes(s),
     ...agencyRoutes(s),
+    ...vapiEventRoutes(s),
   );
   return routes;
 }

@@ -11,6 +11,8 @@ import { createSealer, loadSealingKey } from './providers/sealing.js';
 import type { Ports, VoicePlatform } from '../engine/ports.js';
 import type { WorkflowStarter } from './temporal/client.js';
 import { sandboxVoice } from './adapters/sandbox-voice.js';
+import { vapiVoice } from './adapters/vapi/voice.js';
+import { PermanentPortError } from '../engine/ports.js';
 import { createLeadCadenceActivities } from '../engine/activities/lead-cadence.js';
 import { storeLeadQueue } from './adapters/lead-queue.js';
 import { createWorker } from './temporal/worker.js';
@@ -49,18 +51,44 @@ export function composeProviders(config: Config, db: Db, repos: Repos, logger: L
 }
 
 /**
- * The voice platform the dialer places calls on: the sandbox one, which reports each call's end to
- * the API's own events endpoint, signed (`apiUrl` is asked at report time, so a server on a port
- * chosen at listen time works).
+ * The voice platform the dialer places calls on, per agency: Vapi when the agency chose it (with its
+ * Vapi credentials, assistants and numbers mapped), else the sandbox one, which reports each call's
+ * end to the API's own events endpoint, signed (`apiUrl` is asked at report time, so a server on a
+ * port chosen at listen time works).
  */
-export function composeVoice(config: Config, repos: Repos, logger: Logger, apiUrl: () => string): VoicePlatform & { close(): void } {
-  return sandboxVoice({
+export function composeVoice(config: Config, db: Db, repos: Repos, logger: Logger, apiUrl: () => string, credentials: CredentialStore): VoicePlatform & { close(): void } {
+  const sandbox = sandboxVoice({
     baseUrl: apiUrl,
     secretOf: (agencyId) => repos.agencies.get(agencyId)?.signingSecret,
     callSeconds: config.sandboxCallSeconds,
     outcomes: config.sandboxOutcomes,
     logger,
   });
+  const vapi = vapiVoice({
+    baseUrl: config.vapiBaseUrl,
+    timeoutMs: config.vendorTimeoutMs,
+    journal: storeEffectJournal(db),
+    apiKey: async (agencyId) => {
+      const cred = credentials.get(agencyId, 'agency', 'vapi');
+      if (!cred) throw new PermanentPortError('the agency places calls on Vapi but has no Vapi credentials: PUT /api/agency/credentials/vapi');
+      return cred.apiKey;
+    },
+    resolve: async ({ agencyId, campaignId, from }) => {
+      const campaign = repos.campaigns.get(agencyId, campaignId);
+      const agent = campaign && repos.agents.get(agencyId, campaign.agentId);
+      if (!agent?.vapiAssistantId) throw new PermanentPortError(`agent ${agent?.id ?? '?'} has no vapiAssistantId: set it (PATCH /api/agent-builder/agents/{id})`);
+      const number = from ? repos.phoneNumbers.get(agencyId, from) : undefined;
+      if (!number?.vapiPhoneNumberId) throw new PermanentPortError(`caller ID ${from ?? '(none)'} has no vapiPhoneNumberId: register it (PUT /api/agent-builder/phone-numbers/{number})`);
+      return { assistantId: agent.vapiAssistantId, phoneNumberId: number.vapiPhoneNumberId };
+    },
+  });
+  return {
+    async placeCall(req) {
+      if (repos.agencies.settings(req.agencyId).voicePlatform === 'vapi') return { ...(await vapi.placeCall(req)), platform: 'vapi' };
+      return { ...(await sandbox.placeCall(req)), platform: 'sandbox' };
+    },
+    close: () => sandbox.close(),
+  };
 }
 
 /** Everything a route handler may reach. */
@@ -78,7 +106,7 @@ export async function composeWorker(opts: {
   voice: VoicePlatform;
   bundle?: WorkflowBundleWithSourceMap | { codePath: string };
 }) {
-  const activities = createLeadCadenceActivities({ voice: opts.voice, leads: storeLeadQueue(opts.repos.leads) });
+  const activities = createLeadCadenceActivities({ voice: opts.voice, leads: storeLeadQueue(opts.repos.leads, opts.repos.placedCalls) });
   return createWorker({ address: opts.address, namespace: opts.config.temporalNamespace, taskQueue: opts.config.taskQueue, ports: opts.ports, bundle: opts.bundle, activities });
 }
 

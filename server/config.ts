@@ -44,6 +44,10 @@ export interface Config {
   vendorTimeoutMs: number;
   /** how long CRM setup reads (pipelines, calendars, custom fields and values) are reused */
   crmReadCacheSeconds: number;
+  /** after a rotation, how long the previous webhook signing secret still verifies */
+  webhookSecretGraceSeconds: number;
+  /** where vendors reach this API (a Server URL given to Vapi); unset: the address a request came to */
+  publicUrl: string | undefined;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -84,5 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     credentialsKey: env.CREDENTIALS_KEY || undefined,
     vendorTimeoutMs: int('VENDOR_TIMEOUT_MS', 15_000),
     crmReadCacheSeconds: int('CRM_READ_CACHE_SECONDS', 60),
+    webhookSecretGraceSeconds: int('WEBHOOK_SECRET_GRACE_SECONDS', 86_400),
+    publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
   };
 }

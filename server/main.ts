@@ -58,7 +58,7 @@ async function main() {
   stops.unshift(() => temporal.close());
 
   if (role !== 'server') {
-    const voice = composeVoice(config, repos, logger, () => apiUrlOf(config));
+    const voice = composeVoice(config, db, repos, logger, () => apiUrlOf(config), providers.credentials);
     const { worker, connection } = await composeWorker({ config, address, repos, ports, voice });
     const running = worker.run();
     stops.unshift(async () => {

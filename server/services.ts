@@ -18,6 +18,7 @@ import { cadencesRepo } from './store/cadences.js';
 import { leadsRepo } from './store/leads.js';
 import { webhookSignaturesRepo } from './store/webhook-signatures.js';
 import { credentialsRepo } from './store/credentials.js';
+import { placedCallsRepo } from './store/placed-calls.js';
 import { sandboxNumberInventory } from './adapters/sandbox-voice-numbers.js';
 import type { WorkflowStarter } from './temporal/client.js';
 import type { NumberInventory, Ports } from '../engine/ports.js';
@@ -47,6 +48,7 @@ export function createRepos(db: Db) {
     leads: leadsRepo(db),
     webhookSignatures: webhookSignaturesRepo(db),
     credentials: credentialsRepo(db),
+    placedCalls: placedCallsRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

@@ -38,7 +38,7 @@ export async function startInstance(opts: { temporal?: boolean } = {}) {
     address = dev.address;
     stops.push(() => dev.stop());
     temporal = await connectTemporal(address, 'default', config.taskQueue);
-    const voice = composeVoice(config, repos, logger, () => url);
+    const voice = composeVoice(config, db, repos, logger, () => url, providers.credentials);
     const { worker, connection } = await composeWorker({ config, address, repos, ports, voice });
     const running = worker.run();
     stops.unshift(async () => {

@@ -8,9 +8,16 @@ export interface LeadQueue {
    * Marks the lead `calling` at `step` and returns what the call needs; null when the lead has
    * left the queue (removed, excluded, campaign stopped) or is finished: then no call is placed.
    */
-  beginCall(agencyId: string, leadId: string, step: number, at: string): Promise<{ campaignId: string; contactId: string; phone: string } | null>;
+  beginCall(
+    agencyId: string,
+    leadId: string,
+    step: number,
+    at: string,
+  ): Promise<{ campaignId: string; contactId: string; phone: string; variables: Record<string, string> } | null>;
   /** Writes the workflow's state onto the lead row; a lead that left is ignored. */
   mirror(update: MirrorLeadInput): Promise<void>;
+  /** Records a placed call with the platform's own id, so its end report can be matched to it. */
+  callPlaced(c: { agencyId: string; callId: string; platform: string; platformCallId: string | null; campaignId: string; contactId: string; leadId: string }): Promise<void>;
 }
 
 /**
@@ -24,7 +31,7 @@ export function createLeadCadenceActivities(deps: { voice: VoicePlatform; leads:
       const lead = await deps.leads.beginCall(input.agencyId, input.leadId, input.step, input.at);
       if (!lead) return { placed: false };
       try {
-        await deps.voice.placeCall({
+        const placed = await deps.voice.placeCall({
           agencyId: input.agencyId,
           callId: input.callId,
           campaignId: lead.campaignId,
@@ -32,6 +39,16 @@ export function createLeadCadenceActivities(deps: { voice: VoicePlatform; leads:
           leadId: input.leadId,
           to: lead.phone,
           from: input.from,
+          variables: lead.variables,
+        });
+        await deps.leads.callPlaced({
+          agencyId: input.agencyId,
+          callId: input.callId,
+          platform: placed.platform ?? 'unknown',
+          platformCallId: placed.platformCallId ?? null,
+          campaignId: lead.campaignId,
+          contactId: lead.contactId,
+          leadId: input.leadId,
         });
       } catch (err) {
         if (err instanceof PermanentPortError) throw ApplicationFailure.nonRetryable(err.message, 'PermanentCallError');

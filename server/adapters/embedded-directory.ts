@@ -16,9 +16,11 @@ export function embeddedDirectory(db: Db, crm: CrmRepo, projects: ProjectsRepo):
   const calendars = db.prepare<[string, string], CalendarInfo>('SELECT id, name FROM crm_calendars WHERE agency_id = ? AND location_id = ? ORDER BY name, id');
   const addPipeline = db.prepare('INSERT OR IGNORE INTO crm_pipelines (agency_id, location_id, id, name, stages) VALUES (?, ?, ?, ?, ?)');
   const addCalendar = db.prepare('INSERT OR IGNORE INTO crm_calendars (agency_id, location_id, id, name) VALUES (?, ?, ?, ?)');
-  const seeded = db.prepare<[string, string], { n: number }>('SELECT (SELECT count(*) FROM crm_pipelines WHERE agency_id = ?1 AND location_id = ?2) + (SELECT count(*) FROM crm_calendars WHERE agency_id = ?1 AND location_id = ?2) AS n');
+  const seeded = db.prepare<{ agencyId: string; locationId: string }, { n: number }>(
+    'SELECT (SELECT count(*) FROM crm_pipelines WHERE agency_id = @agencyId AND location_id = @locationId) + (SELECT count(*) FROM crm_calendars WHERE agency_id = @agencyId AND location_id = @locationId) AS n',
+  );
   const seed = db.transaction((agencyId: string, locationId: string) => {
-    if (seeded.get(agencyId, locationId)!.n > 0) return;
+    if (seeded.get({ agencyId, locationId })!.n > 0) return;
     for (const p of DEFAULT_PIPELINES) addPipeline.run(agencyId, locationId, p.id, p.name, JSON.stringify(p.stages));
     for (const c of DEFAULT_CALENDARS) addCalendar.run(agencyId, locationId, c.id, c.name);
   });

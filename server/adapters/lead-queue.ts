@@ -1,12 +1,19 @@
 import type { LeadQueue } from '../../engine/activities/lead-cadence.js';
 import type { LeadsRepo } from '../store/leads.js';
+import type { PlacedCallsRepo } from '../store/placed-calls.js';
 
 /** The cadence activities' lead queue on the leads table. */
-export function storeLeadQueue(leads: LeadsRepo): LeadQueue {
+export function storeLeadQueue(leads: LeadsRepo, placedCalls: PlacedCallsRepo): LeadQueue {
   return {
     async beginCall(agencyId, leadId, step, at) {
       const lead = leads.beginCall(agencyId, leadId, step, at);
-      return lead ? { campaignId: lead.campaignId, contactId: lead.contactId, phone: lead.phone } : null;
+      if (!lead) return null;
+      // What the agent's script may say: the platform hands these to the agent as variables.
+      const variables = { firstName: lead.firstName, fullName: lead.fullName, businessName: lead.businessName, campaignName: lead.campaignName, email: lead.email };
+      return { campaignId: lead.campaignId, contactId: lead.contactId, phone: lead.phone, variables };
+    },
+    async callPlaced(c) {
+      placedCalls.record(c);
     },
     async mirror(u) {
       leads.mirror(u.agencyId, u.leadId, {

@@ -66,7 +66,7 @@ export class AppError extends Error {
 }
 
 export const validation = (message: string) => new AppError('VALIDATION', message);
-export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+export const notFound = (message: string, detailCode?: string) => new AppError('NOT_FOUND', message, detailCode ? { detailCode } : {});
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 export const conflict = (message: string, detailCode?: string) =>
   new AppError('CONFLICT', message, detailCode ? { detailCode } : {});

@@ -1,5 +1,6 @@
 import type { RouteDef } from './route.js';
 import { ErrorBody } from '../../schemas/common.js';
+import { eventSignatureScheme, eventWebhooks, vapiSignatureScheme } from './webhooks.js';
 
 const errorResponses = (def: RouteDef) => {
   const out: Record<string, unknown> = {};
@@ -41,7 +42,7 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string) {
       ...(def.description && { description: def.description }),
       tags: [def.tag],
       ...(def.deprecated && { deprecated: true }),
-      security: typeof def.access === 'object' ? [{ bearerAuth: [] }] : [],
+      security: typeof def.access === 'object' ? [{ bearerAuth: [] }] : def.access === 'signature' ? [{ [def.signatureScheme ?? 'eventSignature']: [] }] : [],
       ...(typeof def.access === 'object' && { 'x-scope': def.access.scope, 'x-roles': def.access.roles }),
       parameters: parameters(def),
       ...(def.body && { requestBody: { required: true, content: { 'application/json': { schema: def.body } } } }),
@@ -50,9 +51,15 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string) {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Voice-agent campaign service', version, description: 'Projects, campaigns, power dialer, call history and post-call workflows.' },
+    info: {
+      title: 'Voice-agent campaign service',
+      version,
+      description: 'Projects, campaigns, power dialer, call history and post-call workflows. `webhooks` describes the signed events a voice platform or CRM delivers to this service.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
     servers: [{ url: '/' }],
-    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key' } } },
+    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key' }, eventSignature: eventSignatureScheme, vapiSignature: vapiSignatureScheme } },
     paths,
+    webhooks: eventWebhooks(),
   };
 }

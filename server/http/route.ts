@@ -45,6 +45,8 @@ interface TypedRoute<P extends JSONSchema | undefined, Q extends JSONSchema | un
   summary: string;
   /** longer rules an integrator needs (OpenAPI `description`) */
   description?: string;
+  /** for `signature` access: the scheme the sender signs with (default our own `eventSignature`) */
+  signatureScheme?: 'eventSignature' | 'vapiSignature';
   tag: string;
   access: Access;
   params?: P;

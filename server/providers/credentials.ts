@@ -14,8 +14,10 @@ export interface TwilioCredential {
 
 export interface VapiCredential {
   apiKey: string;
-  /** secrets Vapi's server messages are verified with (HMAC credential, or the legacy X-Vapi-Secret) */
-  serverSecret?: string;
+  /** the secret Vapi's server messages are verified with */
+  serverSecret: string;
+  /** how Vapi presents it: an HMAC credential (`x-signature` over `{timestamp}.{body}`) or the legacy `X-Vapi-Secret` */
+  secretKind: 'hmac' | 'secret';
   /** the secret being replaced, accepted until `previousUntil` (a rotation's grace period) */
   previousServerSecret?: string;
   previousUntil?: string;

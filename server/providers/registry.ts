@@ -16,6 +16,7 @@ import type { ProjectRecord } from '../store/projects.js';
 import { gohighlevelAdapter, type GohighlevelAdapter } from '../adapters/gohighlevel/index.js';
 import { refreshAccessToken } from '../adapters/gohighlevel/oauth.js';
 import { twilioMessaging } from '../adapters/twilio/index.js';
+import { vendorHttp } from '../adapters/vendor-http.js';
 import type { CredentialStore, GohighlevelCredential, TwilioCredential } from './credentials.js';
 
 /** Which SMS carrier a project's messages go out through. */
@@ -198,6 +199,11 @@ export function providerRegistry(deps: RegistryDeps) {
       const token = credential.kind === 'oauth' ? credential.accessToken : credential.token;
       const probe = gohighlevelAdapter({ baseUrl: config.gohighlevelBaseUrl, token: async () => token, journal, timeoutMs: config.vendorTimeoutMs });
       return probe.location('', locationId);
+    },
+    /** Checks a Vapi private API key with a one-call list of the account (401: refused). */
+    async verifyVapi(apiKey: string): Promise<void> {
+      const http = vendorHttp({ vendor: 'vapi', baseUrl: config.vapiBaseUrl, auth: async () => ({ authorization: `Bearer ${apiKey}` }), timeoutMs: config.vendorTimeoutMs });
+      await http.request({ method: 'GET', path: '/call', query: { limit: 1 } });
     },
     /** Checks Twilio credentials with a one-message list of the account. */
     async verifyTwilio(credential: TwilioCredential): Promise<void> {

@@ -2,13 +2,29 @@ import { AppError } from '../http/errors.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import type { Services } from '../services.js';
 import { ok } from '../../schemas/common.js';
-import { AgencySettingsSchema, CredentialSummarySchema, TwilioCredentialInput, UpdateAgencyBody } from '../../schemas/agency.js';
+import { randomBytes } from 'node:crypto';
+import {
+  AgencySettingsSchema,
+  CredentialSummarySchema,
+  SigningSecretAnswer,
+  TwilioCredentialInput,
+  UpdateAgencyBody,
+  VapiCredentialAnswer,
+  VapiCredentialInput,
+} from '../../schemas/agency.js';
 import { CredentialRejectedError } from '../../engine/ports.js';
 import { vendorFailure } from '../providers/vendor-errors.js';
 import type { Provider } from '../providers/credentials.js';
 
 const read = { scope: 'agency:read', roles: ['agency_admin'] } as const;
 const write = { scope: 'agency:write', roles: ['agency_admin'] } as const;
+const secrets = { scope: 'webhooks:write', roles: ['agency_admin'] } as const;
+
+/** Our own webhook scheme, as the answers and the OpenAPI document name it. */
+export const SIGNATURE_SCHEME = 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">';
+
+/** The Vapi outcome field when the agency names none. */
+export const DEFAULT_VAPI_OUTCOME_FIELD = 'outcome';
 
 /**
  * The agency's own settings and its agency-wide vendor credentials (Twilio, Vapi). A credential is
@@ -23,7 +39,15 @@ export function agencyRoutes(s: Services): RouteDef[] {
       name: agency.name,
       planLimit: agency.planLimit,
       liveProjects: s.repos.projects.countLive(agencyId),
-      settings: { smsCarrier: s.repos.agencies.settings(agencyId).smsCarrier ?? 'crm' },
+      settings: (() => {
+        const st = s.repos.agencies.settings(agencyId);
+        return {
+          smsCarrier: st.smsCarrier ?? 'crm',
+          voicePlatform: st.voicePlatform ?? 'sandbox',
+          vapiOutcomeField: st.vapiOutcomeField ?? DEFAULT_VAPI_OUTCOME_FIELD,
+          ...(st.vapiOutcomeMap && { vapiOutcomeMap: st.vapiOutcomeMap }),
+        };
+      })(),
       credentials: s.credentials.list(agencyId).filter((c) => c.owner === 'agency'),
     };
   };
@@ -41,8 +65,12 @@ export function agencyRoutes(s: Services): RouteDef[] {
       access: write, body: UpdateAgencyBody,
       responses: { 200: { description: 'the agency', schema: ok(AgencySettingsSchema) } },
       handler: ({ caller, body }) => {
-        if (body.smsCarrier === 'twilio' && !s.credentials.list(caller.agencyId).some((c) => c.owner === 'agency' && c.provider === 'twilio')) {
+        const has = (provider: Provider) => s.credentials.list(caller.agencyId).some((c) => c.owner === 'agency' && c.provider === provider);
+        if (body.smsCarrier === 'twilio' && !has('twilio')) {
           throw new AppError('VALIDATION', 'body.smsCarrier "twilio" needs the agency\'s Twilio credentials first (PUT /api/agency/credentials/twilio)');
+        }
+        if (body.voicePlatform === 'vapi' && !has('vapi')) {
+          throw new AppError('VALIDATION', 'body.voicePlatform "vapi" needs the agency\'s Vapi credentials first (PUT /api/agency/credentials/vapi)');
         }
         s.repos.agencies.saveSettings(caller.agencyId, { ...s.repos.agencies.settings(caller.agencyId), ...body });
         return { success: true, data: view(caller.agencyId) };
@@ -65,18 +93,87 @@ export function agencyRoutes(s: Services): RouteDef[] {
       },
     }),
     defineRoute({
-      method: 'delete', path: '/api/agency/credentials/:provider', operationId: 'deleteAgencyCredentials', tag: 'Agency',
-      summary: 'Remove an agency-wide vendor credential',
-      access: write,
-      params: { type: 'object', required: ['provider'], properties: { provider: { enum: ['twilio', 'vapi'] } } },
-      responses: { 200: { description: 'removed', schema: ok({ type: 'object', required: ['provider', 'removed'], properties: { provider: { type: 'string' }, removed: { type: 'boolean' } } }) } },
-      handler: ({ caller, params }) => {
-        const provider = params.provider as Provider;
-        if (provider === 'twilio' && (s.repos.agencies.settings(caller.agencyId).smsCarrier === 'twilio' || s.repos.projects.list(caller.agencyId).some((p) => p.smsCarrier === 'twilio'))) {
-          throw new AppError('CONFLICT', 'Twilio is the SMS carrier of the agency or of one of its projects: switch them to "crm" first');
+      method: 'put', path: '/api/agency/credentials/vapi', operationId: 'putVapiCredentials', tag: 'Agency',
+      summary: "Set the agency's Vapi account: the API key the dialer places calls with, and the secret Vapi's server messages are verified with",
+      description:
+        'The API key is verified with Vapi first. Without `serverSecret` one is generated and shown once in the answer: give it to Vapi ' +
+        '(an HMAC credential, or the legacy X-Vapi-Secret) together with `serverUrl`. Replacing a secret keeps the old one valid for ' +
+        'WEBHOOK_SECRET_GRACE_SECONDS, so deliveries in flight still verify.',
+      access: write, body: VapiCredentialInput,
+      responses: { 200: { description: 'stored (sealed)', schema: ok(VapiCredentialAnswer) } },
+      handler: async ({ ctx, caller, body }) => {
+        try {
+          await s.providers.verifyVapi(body.apiKey);
+        } catch (err) {
+          if (err instanceof CredentialRejectedError) throw new AppError('VALIDATION', `body.apiKey: Vapi refused this key (${err.message})`);
+          throw vendorFailure(err, 'verifying the Vapi API key');
         }
-        return { success: true, data: { provider, removed: s.credentials.remove(caller.agencyId, 'agency', provider) } };
+        const previous = s.credentials.get(caller.agencyId, 'agency', 'vapi');
+        const generated = body.serverSecret ? undefined : `vsec_${randomBytes(24).toString('base64url')}`;
+        const serverSecret = body.serverSecret ?? generated!;
+        const secretKind = body.secretKind ?? 'hmac';
+        const keepOld = previous && previous.serverSecret !== serverSecret;
+        const previousUntil = keepOld ? new Date(Date.now() + s.config.webhookSecretGraceSeconds * 1000).toISOString() : undefined;
+        s.credentials.put(caller.agencyId, 'agency', 'vapi', {
+          apiKey: body.apiKey,
+          serverSecret,
+          secretKind,
+          ...(keepOld && { previousServerSecret: previous.serverSecret, previousUntil }),
+        });
+        return {
+          success: true,
+          data: {
+            credential: s.credentials.list(caller.agencyId).find((c) => c.owner === 'agency' && c.provider === 'vapi')!,
+            serverUrl: `${s.config.publicUrl ?? `${ctx.protocol}://${ctx.host}`}/api/events/vapi/${encodeURIComponent(caller.agencyId)}`,
+            secretKind,
+            ...(generated && { serverSecret: generated }),
+            ...(previousUntil && { previousSecretValidUntil: previousUntil }),
+          },
+        };
       },
     }),
+    defineRoute({
+      method: 'post', path: '/api/agency/signing-secret/reveal', operationId: 'revealSigningSecret', tag: 'Agency',
+      summary: 'Show the webhook signing secret once (call and contact events are signed with it); afterwards rotate to get a new one',
+      access: secrets,
+      responses: { 200: { description: 'the secret, shown this once', schema: ok(SigningSecretAnswer) } },
+      handler: ({ caller }) => {
+        const secret = s.repos.agencies.revealSigningSecret(caller.agencyId);
+        if (!secret) throw new AppError('CONFLICT', 'the signing secret was already shown once; rotate it (POST /api/agency/signing-secret/rotate) to get a new one', { detailCode: 'SecretAlreadyShown' });
+        return { success: true, data: { secret, header: 'X-Signature', scheme: SIGNATURE_SCHEME } };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/api/agency/signing-secret/rotate', operationId: 'rotateSigningSecret', tag: 'Agency',
+      summary: 'Replace the webhook signing secret; the new one is shown once, the old one still verifies for a grace period',
+      access: secrets,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { graceSeconds: { type: 'integer', minimum: 0, maximum: 2_592_000, description: 'how long the old secret still verifies (default WEBHOOK_SECRET_GRACE_SECONDS)' } },
+      },
+      responses: { 200: { description: 'the new secret, shown this once', schema: ok(SigningSecretAnswer) } },
+      handler: ({ caller, body }) => {
+        const { secret, previousValidUntil } = s.repos.agencies.rotateSigningSecret(caller.agencyId, body.graceSeconds ?? s.config.webhookSecretGraceSeconds);
+        return { success: true, data: { secret, header: 'X-Signature', scheme: SIGNATURE_SCHEME, previousValidUntil } };
+      },
+    }),
+    ...(['twilio', 'vapi'] as const).map((provider) =>
+      defineRoute({
+        method: 'delete', path: `/api/agency/credentials/${provider}`, operationId: provider === 'twilio' ? 'deleteTwilioCredentials' : 'deleteVapiCredentials', tag: 'Agency',
+        summary: `Remove the agency's ${provider === 'twilio' ? 'Twilio' : 'Vapi'} credentials`,
+        access: write,
+        responses: { 200: { description: 'removed (false: there were none)', schema: ok({ type: 'object', required: ['provider', 'removed'], properties: { provider: { type: 'string' }, removed: { type: 'boolean' } } }) } },
+        handler: ({ caller }) => {
+          if (provider === 'vapi' && s.repos.agencies.settings(caller.agencyId).voicePlatform === 'vapi') {
+            throw new AppError('CONFLICT', 'Vapi is the agency\'s voice platform: set voicePlatform to "sandbox" first');
+          }
+          if (provider === 'twilio' && (s.repos.agencies.settings(caller.agencyId).smsCarrier === 'twilio' || s.repos.projects.list(caller.agencyId).some((p) => p.smsCarrier === 'twilio'))) {
+            throw new AppError('CONFLICT', 'Twilio is the SMS carrier of the agency or of one of its projects: switch them to "crm" first');
+          }
+          return { success: true, data: { provider, removed: s.credentials.remove(caller.agencyId, 'agency', provider) } };
+        },
+      }),
+    ),
   ];
 }

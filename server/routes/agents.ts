@@ -73,6 +73,7 @@ export function agentRoutes(s: Services): RouteDef[] {
             postCallFields: mergePostCallFields(PLATFORM_FIELDS, body.postCallFields ?? []),
             ...(body.voice !== undefined && { voice: body.voice }),
             ...(body.prompt !== undefined && { prompt: body.prompt }),
+            ...(body.vapiAssistantId !== undefined && { vapiAssistantId: body.vapiAssistantId }),
           });
           const campaign = campaigns.insert({
             agencyId: caller.agencyId,
@@ -129,8 +130,10 @@ export function agentRoutes(s: Services): RouteDef[] {
       handler: ({ caller, params, body }) => {
         return s.db.transaction(() => {
           const agent = loadAgent(s, caller, params.id);
+          const { vapiAssistantId: _v, ...kept } = agent;
           const next: AgentRecord = {
-            ...agent,
+            ...(body.vapiAssistantId === null ? kept : agent),
+            ...(typeof body.vapiAssistantId === 'string' && { vapiAssistantId: body.vapiAssistantId }),
             ...(body.name !== undefined && { name: body.name }),
             ...(body.voice !== undefined && { voice: body.voice }),
             ...(body.prompt !== undefined && { prompt: body.prompt }),

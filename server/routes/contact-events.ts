@@ -19,7 +19,7 @@ export function contactEventRoutes(s: Services): RouteDef[] {
         const signature = ctx.get(SIGNATURE_HEADER);
         const agency = agencyId ? s.repos.agencies.get(agencyId) : undefined;
         if (!agency || !signature) throw new AppError('UNAUTHORIZED', `${AGENCY_HEADER} and ${SIGNATURE_HEADER} headers are required`);
-        verify(agency.signingSecret, signature, (ctx.request as { rawBody?: string }).rawBody ?? '', s.config.eventToleranceSeconds);
+        verify(s.repos.agencies.verificationSecrets(agency.id), signature, (ctx.request as { rawBody?: string }).rawBody ?? '', s.config.eventToleranceSeconds);
         if (!s.repos.leads.recordContactEvent(signature, agency.id, body.contact.locationId, body.contact.id, body.type)) {
           throw new AppError('UNAUTHORIZED', 'this signature was already used (replay)');
         }

@@ -16,16 +16,24 @@ export function signPayload(secret: string, rawBody: string, timestamp = Math.fl
   return `t=${timestamp},v1=${mac}`;
 }
 
-export function verify(secret: string, header: string, rawBody: string, toleranceSeconds: number): void {
+/**
+ * Verifies `X-Signature` against each of the agency's current secrets (two during a rotation's
+ * grace period); every secret is tried, so the timing says nothing about which one matched.
+ */
+export function verify(secrets: readonly string[], header: string, rawBody: string, toleranceSeconds: number): void {
   const parts = Object.fromEntries(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
   const t = Number(parts.t);
-  if (!Number.isInteger(t) || !parts.v1) throw new AppError('UNAUTHORIZED', `${SIGNATURE_HEADER} must be "t=<unix>,v1=<hex>"`);
+  if (!/^\d+$/.test(parts.t ?? '') || !Number.isSafeInteger(t) || !parts.v1) throw new AppError('UNAUTHORIZED', `${SIGNATURE_HEADER} must be "t=<unix>,v1=<hex>"`);
   if (Math.abs(Date.now() / 1000 - t) > toleranceSeconds) {
     throw new AppError('UNAUTHORIZED', `signature timestamp is outside the ${toleranceSeconds}s tolerance (stale or clock skew)`);
   }
-  const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${rawBody}`).digest('hex'));
   const given = Buffer.from(parts.v1);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new AppError('UNAUTHORIZED', 'signature does not match the body');
+  let matched = false;
+  for (const secret of secrets) {
+    const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${rawBody}`).digest('hex'));
+    if (expected.length === given.length && timingSafeEqual(expected, given)) matched = true;
+  }
+  if (!matched) throw new AppError('UNAUTHORIZED', 'signature does not match the body');
 }
 
 const Ack = ok({
@@ -48,7 +56,7 @@ export function eventRoutes(s: Services): RouteDef[] {
         const agency = agencyId ? s.repos.agencies.get(agencyId) : undefined;
         if (!agency || !signature) throw new AppError('UNAUTHORIZED', `${AGENCY_HEADER} and ${SIGNATURE_HEADER} headers are required`);
         const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
-        verify(agency.signingSecret, signature, raw, s.config.eventToleranceSeconds);
+        verify(s.repos.agencies.verificationSecrets(agency.id), signature, raw, s.config.eventToleranceSeconds);
         // Every signature once: a re-delivery is signed afresh; a reused signature is a replay.
         if (!s.repos.webhookSignatures.claim(agency.id, 'calls', signature, s.config.eventToleranceSeconds)) {
           throw new AppError('UNAUTHORIZED', 'this signature was already used (replay)');

@@ -8,7 +8,7 @@ import { assertProjectAccess } from '../http/request-context.js';
 import type { Services } from '../services.js';
 import type { CampaignRecord } from '../store/campaigns.js';
 import type { OwnedNumber } from '../store/phone-numbers.js';
-import { AssignPhoneNumberBody, BuyPhoneNumberBody, NumberParams, PhoneNumberResponse } from '../../schemas/phone-number.js';
+import { AssignPhoneNumberBody, BuyPhoneNumberBody, NumberParams, PhoneNumberResponse, RegisterPhoneNumberBody } from '../../schemas/phone-number.js';
 import { Id } from '../../schemas/common.js';
 
 const admin = ['agency_admin'] as const;
@@ -24,7 +24,13 @@ export function prettyNumber(e164: string): string {
   }
 }
 
-const present = (n: OwnedNumber) => ({ phoneNumber: n.phoneNumber, pretty: prettyNumber(n.phoneNumber), nickname: n.nickname, boundToAgent: n.boundToAgent });
+const present = (n: OwnedNumber) => ({
+  phoneNumber: n.phoneNumber,
+  pretty: prettyNumber(n.phoneNumber),
+  nickname: n.nickname,
+  boundToAgent: n.boundToAgent,
+  ...(n.vapiPhoneNumberId && { vapiPhoneNumberId: n.vapiPhoneNumberId }),
+});
 
 function loadCampaign(s: Services, caller: Caller, campaignId: string): CampaignRecord {
   const campaign = s.repos.campaigns.get(caller.agencyId, campaignId);
@@ -78,6 +84,17 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
         const campaign = loadCampaign(s, caller, body.campaignId);
         s.db.transaction(() => addTo(campaigns.get(caller.agencyId, campaign.id)!, owned.phoneNumber)).immediate();
         return { success: true, phoneNumber: present(owned) };
+      },
+    }),
+    defineRoute({
+      method: 'put', path: '/api/agent-builder/phone-numbers/:number', operationId: 'registerPhoneNumber', tag: 'Phone numbers',
+      summary: "Register a number the agency already has at its voice platform (with its Vapi phone-number id), or update one it owns",
+      description: 'Buying (POST) draws from the sandbox carrier; a number bought or imported at Vapi is registered here instead, so campaigns can call from it. A number another agency owns is 409.',
+      access, params: NumberParams, body: RegisterPhoneNumberBody,
+      responses: { 200: { description: 'the number', schema: PhoneNumberResponse } },
+      handler: ({ caller, params, body }) => {
+        if (phoneNumbers.ownedElsewhere(caller.agencyId, params.number)) throw new AppError('CONFLICT', `${params.number} belongs to another agency`);
+        return { success: true, phoneNumber: present(phoneNumbers.register(caller.agencyId, params.number, body)) };
       },
     }),
     defineRoute({

@@ -6,6 +6,11 @@ import { nowIso } from './ids.js';
 export interface AgencySettings {
   /** the SMS carrier of projects that do not choose one: the CRM's messaging, or Twilio */
   smsCarrier?: 'crm' | 'twilio';
+  /** where the dialer places calls: the built-in sandbox, or Vapi (with the agency's Vapi credentials) */
+  voicePlatform?: 'sandbox' | 'vapi';
+  /** Vapi end-of-call reports: the analysis.structuredData key holding the outcome, and the agent's words -> our outcomes */
+  vapiOutcomeField?: string;
+  vapiOutcomeMap?: Record<string, string>;
 }
 
 export interface Agency {
@@ -32,9 +37,21 @@ const fromRow = (r: Row): Agency => ({
   createdAt: r.created_at,
 });
 
+const newSigningSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
+
 export function agenciesRepo(db: Db) {
   const get = db.prepare<[string], Row>('SELECT * FROM agencies WHERE id = ?');
   const settings = db.prepare<[string], { settings: string }>('SELECT settings FROM agencies WHERE id = ?');
+  const secrets = db.prepare<[string], { signing_secret: string; previous_signing_secret: string | null; previous_secret_until: string | null }>(
+    'SELECT signing_secret, previous_signing_secret, previous_secret_until FROM agencies WHERE id = ?',
+  );
+  const reveal = db.prepare<[string, string], { signing_secret: string }>(
+    'UPDATE agencies SET signing_secret_revealed_at = ? WHERE id = ? AND signing_secret_revealed_at IS NULL RETURNING signing_secret',
+  );
+  const rotate = db.prepare(
+    `UPDATE agencies SET previous_signing_secret = signing_secret, previous_secret_until = @until, signing_secret = @secret, signing_secret_revealed_at = @now
+     WHERE id = @id`,
+  );
   const saveSettings = db.prepare('UPDATE agencies SET settings = ? WHERE id = ?');
   const insert = db.prepare(
     'INSERT INTO agencies (id, name, plan_limit, signing_secret, created_at) VALUES (@id, @name, @planLimit, @signingSecret, @createdAt)',
@@ -51,6 +68,27 @@ export function agenciesRepo(db: Db) {
     saveSettings(id: string, next: AgencySettings): void {
       saveSettings.run(JSON.stringify(next), id);
     },
+    /**
+     * The secrets a signed delivery may be signed with now: the current one, and during a
+     * rotation's grace period the one it replaced.
+     */
+    verificationSecrets(id: string, now = Date.now()): string[] {
+      const r = secrets.get(id);
+      if (!r) return [];
+      const previous = r.previous_signing_secret && r.previous_secret_until && Date.parse(r.previous_secret_until) > now ? [r.previous_signing_secret] : [];
+      return [r.signing_secret, ...previous];
+    },
+    /** The current signing secret, the first time it is asked for; null once it was shown (rotate to get a new one). */
+    revealSigningSecret(id: string): string | null {
+      return reveal.get(nowIso(), id)?.signing_secret ?? null;
+    },
+    /** A new signing secret (shown once, in the answer); the old one verifies for `graceSeconds` more. */
+    rotateSigningSecret(id: string, graceSeconds: number): { secret: string; previousValidUntil: string } {
+      const secret = newSigningSecret();
+      const previousValidUntil = new Date(Date.now() + graceSeconds * 1000).toISOString();
+      rotate.run({ id, secret, until: previousValidUntil, now: nowIso() });
+      return { secret, previousValidUntil };
+    },
     /** Creates the agency if it does not exist; returns it either way. */
     ensure(id: string, name: string, planLimit: number): Agency {
       const existing = get.get(id);
@@ -59,7 +97,7 @@ export function agenciesRepo(db: Db) {
         id,
         name,
         planLimit,
-        signingSecret: `whsec_${randomBytes(24).toString('base64url')}`,
+        signingSecret: newSigningSecret(),
         createdAt: nowIso(),
       };
       insert.run(agency);

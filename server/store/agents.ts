@@ -21,6 +21,8 @@ export interface AgentRecord {
   postCallFields: PostCallFieldRecord[];
   voice?: string;
   prompt?: string;
+  /** the Vapi assistant that speaks for this agent (agencies on Vapi) */
+  vapiAssistantId?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -23,6 +23,7 @@ export const SCOPES = [
   'keys:write',
   'agency:read',
   'agency:write',
+  'webhooks:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -57,11 +57,47 @@ describe('GET /api/openapi.json', () => {
     expect(doc.paths['/api/agent-builder/projects/{locationId}/campaigns/{campaignId}/workflow'].get.deprecated).toBe(true);
     for (const [path, ops] of Object.entries<Record<string, { security: unknown[]; operationId: string }>>(doc.paths)) {
       for (const op of Object.values(ops)) {
-        const isPublic = ['/api/health', '/api/openapi.json'].includes(path) || path.startsWith('/api/events/');
-        expect(op.security, op.operationId).toEqual(isPublic ? [] : [{ bearerAuth: [] }]);
+        const expected = ['/api/health', '/api/openapi.json'].includes(path)
+          ? []
+          : path.startsWith('/api/events/vapi/')
+            ? [{ vapiSignature: [] }]
+            : path.startsWith('/api/events/')
+              ? [{ eventSignature: [] }]
+              : [{ bearerAuth: [] }];
+        expect(op.security, op.operationId).toEqual(expected);
       }
     }
     const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops as Record<string, { operationId: string }>).map((o) => o.operationId));
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('the webhooks section and the document as a whole', () => {
+  it('describes the signed events (call.started, call.ended, contact events) with their schemas and signature scheme', async () => {
+    const doc = (await h.api('GET', '/api/openapi.json', { key: null })).body;
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['callEnded', 'callStarted', 'contactEvent']);
+    const { CallEndedEvent, CallStartedEvent } = await import('../../schemas/call.js');
+    const { ContactEvent } = await import('../../schemas/lead.js');
+    expect(doc.webhooks.callEnded.post.requestBody.content['application/json'].schema).toEqual(JSON.parse(JSON.stringify(CallEndedEvent)));
+    expect(doc.webhooks.callStarted.post.requestBody.content['application/json'].schema).toEqual(JSON.parse(JSON.stringify(CallStartedEvent)));
+    expect(doc.webhooks.contactEvent.post.requestBody.content['application/json'].schema).toEqual(JSON.parse(JSON.stringify(ContactEvent)));
+    for (const hook of Object.values<{ post: { parameters: { name: string }[]; security: unknown[] } }>(doc.webhooks)) {
+      expect(hook.post.parameters.map((p) => p.name)).toEqual(['X-Agency-Id', 'X-Signature']);
+      expect(hook.post.security).toEqual([{ eventSignature: [] }]);
+    }
+    expect(doc.components.securitySchemes.eventSignature.description).toMatch(/HMAC-SHA256 of "<t>\.<raw body>"/);
+    // Each example validates against its own schema.
+    const { validate } = await import('../../server/http/validation.js');
+    for (const hook of Object.values<{ post: { requestBody: { content: { 'application/json': { schema: object; examples: { sample: { value: unknown } } } } } } }>(doc.webhooks)) {
+      const media = hook.post.requestBody.content['application/json'];
+      expect(() => validate('body', media.schema, media.examples.sample.value)).not.toThrow();
+    }
+  });
+
+  it("passes an OpenAPI linter (Redocly's recommended rules) with no error and no warning", async () => {
+    const { createConfig, lintFromString } = await import('@redocly/openapi-core');
+    const doc = (await h.api('GET', '/api/openapi.json', { key: null })).body;
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config: await createConfig({ extends: ['recommended'] }) });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
   });
 });

@@ -67,7 +67,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   const basePorts = providers.ports;
   const ports = opts.ports ? opts.ports(basePorts, db, repos) : basePorts;
   let url = '';
-  const sandbox = opts.voice ? null : composeVoice(config, repos, logger, () => url);
+  const sandbox = opts.voice ? null : composeVoice(config, db, repos, logger, () => url, providers.credentials);
 
   let temporal: WorkflowStarter | null = null;
   let worker: Worker | null = null;

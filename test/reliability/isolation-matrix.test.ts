@@ -14,6 +14,8 @@ import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { awaitRun, callEnded, postCallEvent } from '../helpers/events.js';
 import { SCOPES, type Scope } from '../../server/store/api-keys.js';
+import { startTwilioFake, type TwilioFake } from '../fakes/twilio-fake.js';
+import { startVapiFake, type VapiFake } from '../fakes/vapi-fake.js';
 
 let h: Harness;
 let victim: Awaited<ReturnType<typeof createProjectAgentCampaign>>;
@@ -23,8 +25,15 @@ let snapshot: () => unknown;
 let victimContactId: string;
 let probes = 0;
 
+let twilio: TwilioFake;
+let vapi: VapiFake;
+const TWILIO = { accountSid: `AC${'1'.repeat(32)}`, authToken: 'matrix-auth-token-0001' };
+
 beforeAll(async () => {
-  h = await createHarness({ temporal: true, config: { defaultPlanLimit: 10, rateLimitPoints: 1_000_000 } });
+  // Operations that verify credentials with a vendor reach local fakes, never the internet.
+  twilio = await startTwilioFake(TWILIO);
+  vapi = await startVapiFake();
+  h = await createHarness({ temporal: true, config: { defaultPlanLimit: 10, rateLimitPoints: 1_000_000, twilioBaseUrl: twilio.url, vapiBaseUrl: vapi.url } });
   victim = await createProjectAgentCampaign(h);
   const wf = `/api/agent-builder/agents/${victim.agentId}/campaign/workflow`;
   const appended = await h.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['victim-tag'] } }, { type: 'add-note', config: { body: 'victim note' } }] } });
@@ -74,7 +83,11 @@ beforeAll(async () => {
     executionCount: h.db.prepare('SELECT count(*) AS n FROM executions WHERE agency_id = ?').get(h.agencyId),
   });
 });
-afterAll(async () => h?.close());
+afterAll(async () => {
+  await h?.close();
+  await twilio?.close();
+  await vapi?.close();
+});
 
 /** A concrete path naming the victim's resources (or, given another id set, another tenant's). */
 function pathOf(route: RouteDef, ids_: Record<string, string> = ids): string {
@@ -114,6 +127,12 @@ function bodyOf(route: RouteDef, ids_: Record<string, string> = ids): unknown {
     replaceWorkflow: () => ({ nodes: [], edges: [], dispositionEntries: {} }),
     patchWorkflow: () => ({ nodes: [{ id: ids.node, label: 'probe' }] }),
     switchWorkflowOutcome: () => ({ nodeId: ids.node }),
+    reconnectProject: () => ({ credentials: { token: 'pit-matrix-probe-token' } }),
+    updateAgency: () => ({ smsCarrier: 'crm' }),
+    putTwilioCredentials: () => TWILIO,
+    putVapiCredentials: () => ({ apiKey: vapi.apiKey }),
+    rotateSigningSecret: () => ({ graceSeconds: 3600 }),
+    registerPhoneNumber: () => ({ nickname: 'probe' }),
   };
   if (!route.body) return undefined;
   const make = bodies[route.operationId.replace(/ProjectScoped$/, '')];
@@ -169,9 +188,12 @@ describe('tenant isolation matrix', () => {
 
   it("another agency's admin: 404 for every victim resource, its own data otherwise, never the victim's", async () => {
     const before = snapshot();
+    // Not 404, on purpose: a phone number is owned by one agency at a time, so another agency's
+    // number cannot be registered (409), which says only that it is taken.
+    const exceptions: Record<string, number> = { registerPhoneNumber: 409 };
     for (const r of keyed()) {
       const { res, sent } = await call(r, h.otherAgencyKey);
-      const expected = namesVictim(r) ? 404 : 200;
+      const expected = exceptions[r.operationId] ?? (namesVictim(r) ? 404 : 200);
       expect(res.status, `${r.operationId} ${res.text.slice(0, 200)}`).toBe(expected);
       if (expected === 404) expect(res.body.success).toBe(false);
       expectNoForeignData(res.text, r.operationId, sent);

@@ -2,7 +2,7 @@
  * A large workflow in the browser (300+ steps, so only what is on screen is drawn): the handle
  * positions the editor gives React Flow up front are the ones the browser measures; the MiniMap
  * and "fit view" cover every step, drawn or not; zoomed far out steps are blocks that can still be
- * selected, and zooming back in brings the text back.
+ * selected, edges lose their buttons, and zooming back in brings the text back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -85,7 +85,7 @@ const zoomOf = (page: Page) => page.evaluate(() => new DOMMatrixReadOnly(getComp
 const drawnIds = (page: Page) => page.locator('.react-flow__node').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')!));
 
 describe('a large workflow', () => {
-  it('draws what is on screen with handles where the browser measures them; MiniMap and fit view cover every step', async () => {
+  it('draws what is on screen with handles where the browser measures them; MiniMap and fit view cover every step; far out, steps are blocks', async () => {
     const { agentId } = await newAgent(h, locationId, 'Large');
     const graph = largeGraph();
     const put = await h.api('PUT', wfPath(agentId), { body: { ...graph, expectedVersion: 0 } });
@@ -137,11 +137,14 @@ describe('a large workflow', () => {
     await expect(drawnIds(page).then((ids) => ids.length)).resolves.toBe(graph.nodes.length + lanes);
     await shot(page, 'editor-large-low-detail');
 
-    // Far out: blocks (no text), still selectable.
+    // Far out: blocks (no text, no badges, no "+"), edges without buttons, same geometry.
     await expect(page.getByTestId('canvas').getAttribute('class')).resolves.toContain('low-detail');
     const draft = page.getByTestId(`node-${graph.nodes.find((n) => n.type === 'add-note')!.id}`);
     await expect(draft.getAttribute('class')).resolves.toContain('draft');
+    await expect(page.locator('.react-flow__node .step-title').count()).resolves.toBe(0);
+    await expect(page.locator('[data-testid^="edge-insert-"]').count()).resolves.toBe(0);
     expect(await page.locator('.react-flow__edge').count()).toBeGreaterThan(graph.edges.length / 2);
+    await check(await sample());
 
     // A block can still be selected: its form opens.
     const n2 = page.locator('.react-flow__node[data-id="n2"]');
@@ -158,6 +161,7 @@ describe('a large workflow', () => {
     await expect(page.getByTestId('canvas').getAttribute('class')).resolves.not.toContain('low-detail');
     await page.locator('.react-flow__node .step-title').first().waitFor();
     await page.locator('[data-testid^="edge-insert-"]').first().waitFor();
+    await check(await sample());
     await page.close();
   });
 });

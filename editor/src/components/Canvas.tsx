@@ -1,5 +1,5 @@
 /** The React Flow canvas: lanes, steps, edges, MiniMap, Controls; interactions come from small hooks. */
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Background, Controls, MarkerType, MiniMap, ReactFlow, useStore as useFlowStore, type DefaultEdgeOptions, type Viewport } from '@xyflow/react';
 import { useAutoLayout } from '../hooks/use-auto-layout';
 import { openingViewport, useReadyMarks } from '../hooks/use-fit-on-load';
@@ -9,6 +9,7 @@ import type { AppNode } from '../model/types';
 import { edgeTypes, nodeTypes } from '../nodes';
 import { specOf } from '../nodes/registry';
 import { useEditor, useEditorShallow, useEditorStore } from '../store/context';
+import { CanvasViewContext } from './canvas-context';
 import { RunBanner } from './RunBanner';
 
 const defaultEdgeOptions: DefaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
@@ -39,13 +40,13 @@ export function Canvas() {
 
   return (
     <div ref={wrap} className={`canvas${laidOut ? '' : ' layout-pending'}${lowDetail ? ' low-detail' : ''}`} data-testid="canvas" aria-label="Workflow canvas" role="region" onDragOver={onDragOver} onDrop={onDrop}>
-      {opening && <Flow opening={opening} />}
+      {opening && <Flow opening={opening} lowDetail={lowDetail} />}
       <RunBanner />
     </div>
   );
 }
 
-function Flow({ opening }: { opening: Viewport }) {
+function Flow({ opening, lowDetail }: { opening: Viewport; lowDetail: boolean }) {
   const { nodes, edges, onNodesChange, onEdgesChange, onConnect, beginDrag, endDrag, select, laidOut } = useEditorShallow((s) => ({
     nodes: s.nodes,
     edges: s.edges,
@@ -62,33 +63,42 @@ function Flow({ opening }: { opening: Viewport }) {
   useReadyMarks(laidOut);
   useFocusRequest();
 
+  // Where edges portal their labels and buttons: React Flow's label layer, found once.
+  const [labelLayer, setLabelLayer] = useState<HTMLElement | null>(null);
+  const flowRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => setLabelLayer(flowRef.current?.querySelector<HTMLElement>('.react-flow__edgelabel-renderer') ?? null), []);
+  const view = useMemo(() => ({ lowDetail, labelLayer }), [lowDetail, labelLayer]);
+
   return (
-    <ReactFlow
-      nodes={nodes}
-      edges={edges}
-      nodeTypes={nodeTypes}
-      edgeTypes={edgeTypes}
-      defaultEdgeOptions={defaultEdgeOptions}
-      defaultViewport={opening}
-      onNodesChange={onNodesChange}
-      onEdgesChange={onEdgesChange}
-      onConnect={onConnect}
-      onNodeDragStart={() => beginDrag()}
-      onNodeDragStop={(_, __, moved) => endDrag(moved.map((n) => n.id))}
-      onPaneClick={() => select(null)}
-      deleteKeyCode={null}
-      selectionKeyCode="Shift"
-      multiSelectionKeyCode={['Meta', 'Control']}
-      minZoom={0.05}
-      maxZoom={2}
-      onlyRenderVisibleElements={large}
-      elevateEdgesOnSelect
-      nodeDragThreshold={4}
-      ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter to select a step, Delete to remove it, arrow keys to move it.' }}
-    >
-      <Background gap={24} size={1} />
-      <MiniMap pannable zoomable nodeColor={miniMapColor} nodeStrokeWidth={2} ariaLabel="Mini map of the workflow" />
-      <Controls showInteractive={false} aria-label="Zoom controls" />
-    </ReactFlow>
+    <CanvasViewContext.Provider value={view}>
+      <ReactFlow
+        ref={flowRef}
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        defaultEdgeOptions={defaultEdgeOptions}
+        defaultViewport={opening}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        onNodeDragStart={() => beginDrag()}
+        onNodeDragStop={(_, __, moved) => endDrag(moved.map((n) => n.id))}
+        onPaneClick={() => select(null)}
+        deleteKeyCode={null}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={['Meta', 'Control']}
+        minZoom={0.05}
+        maxZoom={2}
+        onlyRenderVisibleElements={large}
+        elevateEdgesOnSelect
+        nodeDragThreshold={4}
+        ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter to select a step, Delete to remove it, arrow keys to move it.' }}
+      >
+        <Background gap={24} size={1} />
+        <MiniMap pannable zoomable nodeColor={miniMapColor} nodeStrokeWidth={2} ariaLabel="Mini map of the workflow" />
+        <Controls showInteractive={false} aria-label="Zoom controls" />
+      </ReactFlow>
+    </CanvasViewContext.Provider>
   );
 }

@@ -2,7 +2,8 @@
  * A large workflow in the browser (300+ steps, so only what is on screen is drawn): the handle
  * positions the editor gives React Flow up front are the ones the browser measures; the MiniMap
  * and "fit view" cover every step, drawn or not; zoomed far out steps are blocks that can still be
- * selected, edges lose their buttons, and zooming back in brings the text back.
+ * selected, edges lose their buttons, drag-panning moves a picture of the graph, and zooming back
+ * in brings the text back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -145,6 +146,36 @@ describe('a large workflow', () => {
     await expect(page.locator('[data-testid^="edge-insert-"]').count()).resolves.toBe(0);
     expect(await page.locator('.react-flow__edge').count()).toBeGreaterThan(graph.edges.length / 2);
     await check(await sample());
+
+    // Drag-panning this far out: a picture of the graph moves while the elements are skipped;
+    // on release the elements are back and the view has moved by the drag.
+    const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+    const start = await page.evaluate(({ x, y, w, h }) => {
+      for (let i = 1; i < 20; i++) for (let j = 1; j < 20; j++) if (document.elementFromPoint(x + (w * i) / 20, y + (h * j) / 20)?.classList.contains('react-flow__pane')) return { x: x + (w * i) / 20, y: y + (h * j) / 20 };
+      return null;
+    }, { x: pane.x, y: pane.y, w: pane.width, h: pane.height });
+    expect(start).not.toBeNull();
+    const before = await page.evaluate(() => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).m41);
+    await page.mouse.move(start!.x, start!.y);
+    await page.mouse.down();
+    await page.mouse.move(start!.x + 20, start!.y + 5, { steps: 4 });
+    await expect(page.getByTestId('canvas').getAttribute('class')).resolves.toContain('pan-snapshot');
+    const picture = await page.evaluate(() => {
+      const c = document.querySelector<HTMLCanvasElement>('.pan-snapshot-image')!;
+      const px = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let painted = 0;
+      for (let i = 3; i < px.length; i += 4) if (px[i]! > 0) painted++;
+      return { shown: getComputedStyle(c).display !== 'none', painted, skipped: getComputedStyle(document.querySelector('.react-flow__nodes')!).contentVisibility };
+    });
+    expect(picture).toMatchObject({ shown: true, skipped: 'hidden' });
+    expect(picture.painted).toBeGreaterThan(1000);
+    await shot(page, 'editor-large-pan-snapshot');
+    await page.mouse.up();
+    await expect(page.getByTestId('canvas').getAttribute('class')).resolves.not.toContain('pan-snapshot');
+    await expect(page.evaluate(() => getComputedStyle(document.querySelector('.react-flow__nodes')!).contentVisibility)).resolves.toBe('visible');
+    const after = await page.evaluate(() => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).m41);
+    expect(after - before).toBeCloseTo(20, 0);
+    await expect(drawnIds(page).then((ids) => ids.length)).resolves.toBe(graph.nodes.length + lanes);
 
     // A block can still be selected: its form opens.
     const n2 = page.locator('.react-flow__node[data-id="n2"]');

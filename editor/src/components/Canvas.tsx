@@ -10,6 +10,7 @@ import { edgeTypes, nodeTypes } from '../nodes';
 import { specOf } from '../nodes/registry';
 import { useEditor, useEditorShallow, useEditorStore } from '../store/context';
 import { CanvasViewContext } from './canvas-context';
+import { usePanSnapshot } from './pan-snapshot';
 import { RunBanner } from './RunBanner';
 
 const defaultEdgeOptions: DefaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
@@ -63,11 +64,16 @@ function Flow({ opening, lowDetail }: { opening: Viewport; lowDetail: boolean })
   useReadyMarks(laidOut);
   useFocusRequest();
 
-  // Where edges portal their labels and buttons: React Flow's label layer, found once.
-  const [labelLayer, setLabelLayer] = useState<HTMLElement | null>(null);
+  // Where edges portal their labels and buttons (React Flow's label layer) and where the pan
+  // snapshot goes (its viewport portal): found once.
+  const [layers, setLayers] = useState<{ label: HTMLElement | null; viewport: HTMLElement | null }>({ label: null, viewport: null });
   const flowRef = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => setLabelLayer(flowRef.current?.querySelector<HTMLElement>('.react-flow__edgelabel-renderer') ?? null), []);
-  const view = useMemo(() => ({ lowDetail, labelLayer }), [lowDetail, labelLayer]);
+  useLayoutEffect(() => {
+    const q = (sel: string) => flowRef.current?.querySelector<HTMLElement>(sel) ?? null;
+    setLayers({ label: q('.react-flow__edgelabel-renderer'), viewport: q('.react-flow__viewport-portal') });
+  }, []);
+  const view = useMemo(() => ({ lowDetail, labelLayer: layers.label }), [lowDetail, layers.label]);
+  const snapshot = usePanSnapshot(large && lowDetail, layers.viewport);
 
   return (
     <CanvasViewContext.Provider value={view}>
@@ -91,6 +97,9 @@ function Flow({ opening, lowDetail }: { opening: Viewport; lowDetail: boolean })
         minZoom={0.05}
         maxZoom={2}
         onlyRenderVisibleElements={large}
+        onMoveStart={snapshot.onMoveStart}
+        onMove={snapshot.onMove}
+        onMoveEnd={snapshot.onMoveEnd}
         elevateEdgesOnSelect
         nodeDragThreshold={4}
         ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter to select a step, Delete to remove it, arrow keys to move it.' }}
@@ -99,6 +108,7 @@ function Flow({ opening, lowDetail }: { opening: Viewport; lowDetail: boolean })
         <MiniMap pannable zoomable nodeColor={miniMapColor} nodeStrokeWidth={2} ariaLabel="Mini map of the workflow" />
         <Controls showInteractive={false} aria-label="Zoom controls" />
       </ReactFlow>
+      {snapshot.portal}
     </CanvasViewContext.Provider>
   );
 }

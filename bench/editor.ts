@@ -4,7 +4,8 @@
  * the 1,000-step workflow. One JSON line per figure (bench/figures.ts).
  *
  * - first render: navigation start -> the first frame with the canvas and its nodes in the DOM
- *   (the editor's `vc:first-render` mark; API reads included).
+ *   (the editor's `vc:first-render` mark; API reads included). The editor lays the graph out
+ *   before drawing it, so this is now the same frame as interactive.
  * - interactive: navigation start -> laid out, framed and accepting input (`vc:interactive`).
  *   Baseline for both: the same editor on an empty workflow (lanes only).
  * - pan: frames per second and 95th-percentile frame time while dragging the canvas for ~2 s,

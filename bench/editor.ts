@@ -4,20 +4,27 @@
  * the 1,000-step workflow. One JSON line per figure (bench/figures.ts).
  *
  * - first render: navigation start -> the first frame with the canvas and its nodes in the DOM
- *   (the editor's `vc:first-render` mark; API reads included).
+ *   (the editor's `vc:first-render` mark; API reads included). The editor lays the graph out
+ *   before drawing it, so this is now the same frame as interactive.
  * - interactive: navigation start -> laid out, framed and accepting input (`vc:interactive`).
- *   Baseline for both: the same editor on an empty workflow (lanes only), measured in the same run.
+ *   Baseline for both: the same editor on an empty workflow (lanes only).
  * - pan: frames per second and 95th-percentile frame time while dragging the canvas for ~2 s,
  *   at the editor's opening view and zoomed out to the whole graph. Against the 60 Hz refresh.
  *
- * Median of 3 loads per size, after one warm-up load. `npm run bench -- editor`.
+ * Fair on a shared, noisy machine: after a warm-up load of every workflow, BENCH_ROUNDS rounds (5)
+ * load every size once, each beside its own load of the empty workflow (the pair's order alternates
+ * from round to round), each load in a fresh page. A figure is the median over the rounds; `ratio`
+ * is the median of the per-pair ratios and `spread` their lowest and highest. The 1,000-step page
+ * of every round is also panned. `rssMb` is the peak resident memory of the page's renderer
+ * process (Linux VmHWM), `heapMb` its JS heap in use at the end of the measurement.
+ * `npm run bench -- editor`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import type { Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { layoutGraph } from '../engine/graph/layout.js';
 import type { Graph } from '../engine/graph/types.js';
 import { createApp, EDITOR_DIST } from '../server/app.js';
@@ -28,10 +35,10 @@ import { composeProviders, composeServices } from '../server/compose.js';
 import { openDb } from '../server/store/db.js';
 import { SCOPES } from '../server/store/api-keys.js';
 import { CHROMIUM, launchBrowser } from '../test/helpers/browser.js';
-import { emit, percentile } from './figures.js';
+import { emit, median, percentile } from './figures.js';
 
 const SIZES = [50, 300, 1000] as const;
-const RUNS = 3;
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const LANES = ['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION'] as const;
 const log = (s: string) => process.stderr.write(`[bench:editor] ${s}\n`);
 
@@ -121,6 +128,20 @@ async function loadTimes(page: Page, url: string): Promise<{ firstRender: number
   return { firstRender: firstRender!, interactive: interactive! };
 }
 
+/** Peak resident memory (MiB) of the given processes, from /proc (Linux); undefined elsewhere. */
+function peakRssMb(pids: readonly number[]): number | undefined {
+  let peak: number | undefined;
+  for (const pid of pids) {
+    try {
+      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+      if (Number.isFinite(kb)) peak = Math.max(peak ?? 0, kb / 1024);
+    } catch {
+      // gone or unreadable
+    }
+  }
+  return peak;
+}
+
 /** Drags the canvas back and forth for about two seconds; frames counted with requestAnimationFrame. */
 export async function panFps(page: Page): Promise<{ fps: number; p95: number }> {
   const box = (await page.locator('.react-flow__pane').boundingBox())!;
@@ -159,7 +180,25 @@ export async function panFps(page: Page): Promise<{ fps: number; p95: number }> 
   return { fps: ((frames.length - 1) * 1000) / span, p95: percentile(intervals, 95) };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+interface Sample {
+  firstRender: number;
+  interactive: number;
+  rssMb?: number;
+  heapMb?: number;
+}
+
+interface PanSample {
+  fps: number;
+  p95: number;
+  rssMb?: number;
+  heapMb?: number;
+}
+
+const spreadOf = (xs: number[]): [number, number] => [Math.min(...xs), Math.max(...xs)];
+const medianOf = (xs: (number | undefined)[]) => {
+  const known = xs.filter((x): x is number => x !== undefined);
+  return known.length ? median(known) : undefined;
+};
 
 export async function run(): Promise<void> {
   if (!fs.existsSync(CHROMIUM)) {
@@ -170,57 +209,102 @@ export async function run(): Promise<void> {
   const app = await startApp();
   const browser = await launchBrowser();
   try {
+    const system = await browser.newBrowserCDPSession();
+    const renderers = async () => {
+      const { processInfo } = (await system.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
+      return processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+    };
     const locationId = `bench_${Date.now()}`;
     await app.api('POST', '/api/v2/projects', { crm: 'crm_a', locationId, timezone: 'America/Chicago', businessName: 'Bench Dental', crm_a: { name: 'Bench Dental' } });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript((key) => sessionStorage.setItem('vc.apiKey', key), app.key);
 
-    const measure = async (n: number) => {
+    const urls = new Map<number, string>();
+    for (const n of [0, ...SIZES]) {
       const agent = (await app.api('POST', '/api/agent-builder/agents', { name: `Bench ${n}`, agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'] })).data as { id: string };
-      if (n > 0) {
-        const g = generateGraph(n);
-        await app.api('PUT', `/api/agent-builder/agents/${agent.id}/campaign/workflow`, { ...g, expectedVersion: 0 });
+      if (n > 0) await app.api('PUT', `/api/agent-builder/agents/${agent.id}/campaign/workflow`, { ...generateGraph(n), expectedVersion: 0 });
+      urls.set(n, `${app.url}/editor/agents/${agent.id}`);
+    }
+
+    const heapOf = (cdp: CDPSession) => async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN) / 2 ** 20;
+
+    /** One load in a fresh page; `then` runs on the loaded page before it closes (the pans). */
+    const load = async <T>(n: number, then?: (page: Page, heap: () => Promise<number>, pids: number[]) => Promise<T>) => {
+      const before = new Set(await renderers());
+      const page = await context.newPage();
+      try {
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Performance.enable');
+        const heap = heapOf(cdp);
+        const times = await loadTimes(page, urls.get(n)!);
+        // The page's renderer: the one that appeared with it.
+        const pids = (await renderers()).filter((pid) => !before.has(pid));
+        const sample: Sample = { ...times, heapMb: await heap(), rssMb: peakRssMb(pids) };
+        const extra = then ? await then(page, heap, pids) : undefined;
+        return { sample, extra };
+      } finally {
+        await page.close();
       }
-      const url = `${app.url}/editor/agents/${agent.id}`;
-      const samples: { firstRender: number; interactive: number }[] = [];
-      let page: Page | null = null;
-      for (let i = 0; i < RUNS; i++) {
-        await page?.close();
-        page = await context.newPage();
-        samples.push(await loadTimes(page, url));
-      }
-      const result = { firstRender: median(samples.map((s) => s.firstRender)), interactive: median(samples.map((s) => s.interactive)) };
-      log(`${n} steps: first render ${result.firstRender.toFixed(0)} ms, interactive ${result.interactive.toFixed(0)} ms`);
-      return { result, page: page! };
     };
 
-    // One unmeasured load first: Chromium's first navigation pays for cold caches and compilation.
-    const warm = await context.newPage();
-    await warm.goto(`${app.url}/editor/`);
-    await warm.getByText('Projects').first().waitFor();
-    await warm.close();
+    // Warm-up: one unmeasured load of every workflow (cold caches, compilation, the server's first reads).
+    for (const n of [0, ...SIZES]) await load(n);
 
-    const empty = await measure(0);
-    await empty.page.close();
-    for (const n of SIZES) {
-      const { result, page } = await measure(n);
-      emit({ name: `editor.first_render_ms.${n}_steps`, value: result.firstRender, unit: 'ms', baseline: empty.result.firstRender, against: 'the same editor on an empty workflow (lanes only)' });
-      emit({ name: `editor.interactive_ms.${n}_steps`, value: result.interactive, unit: 'ms', baseline: empty.result.interactive, against: 'the same editor on an empty workflow (lanes only)' });
-      if (n === 1000) {
-        const opening = await panFps(page);
-        log(`pan at the opening view: ${opening.fps.toFixed(1)} fps, p95 frame ${opening.p95.toFixed(1)} ms`);
-        emit({ name: 'editor.pan_fps.1000_steps.opening_view', value: opening.fps, unit: 'fps', baseline: 60, against: '60 Hz display refresh' });
-        emit({ name: 'editor.pan_frame_p95_ms.1000_steps.opening_view', value: opening.p95, unit: 'ms', baseline: 1000 / 60, against: 'one 60 Hz frame' });
-        await page.getByTestId('fit-button').click();
-        await page.waitForTimeout(500);
-        const whole = await panFps(page);
-        log(`pan with the whole graph in view: ${whole.fps.toFixed(1)} fps, p95 frame ${whole.p95.toFixed(1)} ms`);
-        emit({ name: 'editor.pan_fps.1000_steps.whole_graph', value: whole.fps, unit: 'fps', baseline: 60, against: '60 Hz display refresh' });
-        emit({ name: 'editor.pan_frame_p95_ms.1000_steps.whole_graph', value: whole.p95, unit: 'ms', baseline: 1000 / 60, against: 'one 60 Hz frame' });
+    // Pairs: every size beside its own load of the empty workflow, the pair's order alternating.
+    const samples = new Map<number, { ours: Sample; base: Sample }[]>(SIZES.map((n) => [n, []]));
+    const pans: { opening: PanSample; whole: PanSample }[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const n of r % 2 ? [...SIZES].reverse() : SIZES) {
+        const first = r % 2 ? n : 0;
+        const a = await load(first, first === 1000 ? panBoth : undefined);
+        const b = await load(first ? 0 : n, first ? undefined : n === 1000 ? panBoth : undefined);
+        const [ours, base] = first ? [a, b] : [b, a];
+        samples.get(n)!.push({ ours: ours.sample, base: base.sample });
+        if (ours.extra) pans.push(ours.extra);
       }
-      await page.close();
+      log(`round ${r + 1}/${ROUNDS}: interactive ${SIZES.map((n) => `${n}: ${samples.get(n)!.at(-1)!.ours.interactive.toFixed(0)} ms (empty ${samples.get(n)!.at(-1)!.base.interactive.toFixed(0)})`).join(', ')}; pan ${pans.at(-1)!.opening.fps.toFixed(1)} / ${pans.at(-1)!.whole.fps.toFixed(1)} fps`);
+    }
+
+    for (const n of SIZES) {
+      const pairs = samples.get(n)!;
+      for (const key of ['firstRender', 'interactive'] as const) {
+        const ratios = pairs.map((p) => p.ours[key] / p.base[key]);
+        emit({
+          name: `editor.${key === 'firstRender' ? 'first_render_ms' : 'interactive_ms'}.${n}_steps`,
+          value: median(pairs.map((p) => p.ours[key])),
+          unit: 'ms',
+          baseline: median(pairs.map((p) => p.base[key])),
+          against: 'the same editor on an empty workflow (lanes only), loaded beside it in alternating order',
+          ratio: median(ratios),
+          spread: spreadOf(ratios),
+          rounds: pairs.length,
+          rssMb: medianOf(pairs.map((p) => p.ours.rssMb)),
+          heapMb: medianOf(pairs.map((p) => p.ours.heapMb)),
+        });
+      }
+      const ms = (key: 'firstRender' | 'interactive', side: 'ours' | 'base') => median(pairs.map((p) => p[side][key])).toFixed(0);
+      log(`${n} steps: first render ${ms('firstRender', 'ours')} ms, interactive ${ms('interactive', 'ours')} ms (empty workflow: ${ms('firstRender', 'base')} / ${ms('interactive', 'base')} ms)`);
+    }
+    for (const view of ['opening', 'whole'] as const) {
+      const xs = pans.map((p) => p[view]);
+      const suffix = view === 'opening' ? 'opening_view' : 'whole_graph';
+      const mem = { rounds: xs.length, rssMb: medianOf(xs.map((x) => x.rssMb)), heapMb: medianOf(xs.map((x) => x.heapMb)) };
+      const fps = xs.map((x) => x.fps);
+      const p95 = xs.map((x) => x.p95);
+      log(`pan 1,000 steps, ${view === 'opening' ? 'opening view' : 'whole graph in view'}: ${median(fps).toFixed(1)} fps (${spreadOf(fps).map((x) => x.toFixed(1)).join('-')}), p95 frame ${median(p95).toFixed(1)} ms`);
+      emit({ name: `editor.pan_fps.1000_steps.${suffix}`, value: median(fps), unit: 'fps', baseline: 60, against: '60 Hz display refresh', ratio: median(fps) / 60, spread: spreadOf(fps.map((x) => x / 60)), ...mem });
+      emit({ name: `editor.pan_frame_p95_ms.1000_steps.${suffix}`, value: median(p95), unit: 'ms', baseline: 1000 / 60, against: 'one 60 Hz frame', ratio: median(p95) / (1000 / 60), spread: spreadOf(p95.map((x) => x / (1000 / 60))), ...mem });
     }
     await context.close();
+
+    /** Pans at the opening view, fits the whole graph, pans again; memory read after each. */
+    async function panBoth(page: Page, heap: () => Promise<number>, pids: number[]) {
+      const opening: PanSample = { ...(await panFps(page)), heapMb: await heap(), rssMb: peakRssMb(pids) };
+      await page.getByTestId('fit-button').click();
+      await page.waitForTimeout(500);
+      const whole: PanSample = { ...(await panFps(page)), heapMb: await heap(), rssMb: peakRssMb(pids) };
+      return { opening, whole };
+    }
   } finally {
     await browser.close();
     await app.close();

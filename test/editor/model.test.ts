@@ -155,6 +155,33 @@ describe('layout', () => {
     });
     expect(r.positions.n2!.x).toBeLessThan(r.positions.n3!.x);
   });
+
+  it('its shortcuts for trees (ranking, ordering) give exactly the layout plain dagre gives', async () => {
+    // Deterministic pseudo-random graphs: chains with branches of 2-4 children, merges, steps
+    // no lane reaches, pinned steps, a few measured sizes.
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let k = 0; k < 40; k++) {
+      const n = 2 + Math.floor(rnd() * (k < 35 ? 60 : 400));
+      const ids = Array.from({ length: n }, (_, i) => `n${i + 1}`);
+      const edges: { source: string; target: string; order: number }[] = [];
+      const entries: string[] = ['n1'];
+      for (let i = 1; i < n; i++) {
+        if (rnd() < 0.08) {
+          if (rnd() < 0.6 && entries.length < 4) entries.push(ids[i]!);
+          continue;
+        }
+        edges.push({ source: ids[Math.floor(rnd() * i)]!, target: ids[i]!, order: Math.floor(rnd() * 3) });
+        if (k % 3 === 0 && rnd() < 0.04) edges.push({ source: ids[Math.floor(rnd() * i)]!, target: ids[i]!, order: 1 });
+      }
+      const input = {
+        lanes: ['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION'].map((id, i) => ({ id, entry: entries[i] ?? null })),
+        nodes: ids.map((id) => ({ id, position: { x: Math.round(rnd() * 900), y: Math.round(rnd() * 900) }, pinned: rnd() < 0.1, ...(rnd() < 0.1 && { width: 260, height: 90 }) })),
+        edges: edges.sort(() => rnd() - 0.5),
+      };
+      expect(await layoutWorkflow(structuredClone(input))).toEqual(await layoutWorkflow(structuredClone(input), 'ORPHANS', { plainDagre: true }));
+    }
+  });
 });
 
 describe('conflicts, runs, tokens, validation', () => {

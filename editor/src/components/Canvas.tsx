@@ -1,14 +1,16 @@
 /** The React Flow canvas: lanes, steps, edges, MiniMap, Controls; interactions come from small hooks. */
-import { useEffect, useRef } from 'react';
-import { Background, Controls, MarkerType, MiniMap, ReactFlow, useStore as useFlowStore, type DefaultEdgeOptions } from '@xyflow/react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Background, Controls, MarkerType, MiniMap, ReactFlow, useStore as useFlowStore, type DefaultEdgeOptions, type Viewport } from '@xyflow/react';
 import { useAutoLayout } from '../hooks/use-auto-layout';
-import { useFitOnLoad } from '../hooks/use-fit-on-load';
+import { openingViewport, useReadyMarks } from '../hooks/use-fit-on-load';
 import { useFocusRequest } from '../hooks/use-focus-request';
 import { usePaletteDrop } from '../hooks/use-palette-drop';
 import type { AppNode } from '../model/types';
 import { edgeTypes, nodeTypes } from '../nodes';
 import { specOf } from '../nodes/registry';
-import { useEditor, useEditorShallow } from '../store/context';
+import { useEditor, useEditorShallow, useEditorStore } from '../store/context';
+import { CanvasViewContext } from './canvas-context';
+import { usePanSnapshot } from './pan-snapshot';
 import { RunBanner } from './RunBanner';
 
 const defaultEdgeOptions: DefaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
@@ -24,6 +26,28 @@ export const LOW_DETAIL_ZOOM = 0.35;
 const miniMapColor = (n: AppNode) => (n.type === 'lane' ? n.data.color : specOf(n.type).accent);
 
 export function Canvas() {
+  const store = useEditorStore();
+  const { onDragOver, onDrop } = usePaletteDrop();
+  const laidOut = useEditor((s) => s.laidOut);
+  const lowDetail = useFlowStore((s) => s.transform[2] < LOW_DETAIL_ZOOM);
+  // React Flow starts at the opening view (computed from the laid-out positions and the pane's
+  // size), so it draws what that view shows and nothing else.
+  const wrap = useRef<HTMLDivElement>(null);
+  const [opening, setOpening] = useState<Viewport | null>(null);
+  useLayoutEffect(() => {
+    const el = wrap.current!;
+    setOpening(openingViewport(store.getState().nodes, el.clientWidth || 800, el.clientHeight || 600));
+  }, [store]);
+
+  return (
+    <div ref={wrap} className={`canvas${laidOut ? '' : ' layout-pending'}${lowDetail ? ' low-detail' : ''}`} data-testid="canvas" aria-label="Workflow canvas" role="region" onDragOver={onDragOver} onDrop={onDrop}>
+      {opening && <Flow opening={opening} lowDetail={lowDetail} />}
+      <RunBanner />
+    </div>
+  );
+}
+
+function Flow({ opening, lowDetail }: { opening: Viewport; lowDetail: boolean }) {
   const { nodes, edges, onNodesChange, onEdgesChange, onConnect, beginDrag, endDrag, select, laidOut } = useEditorShallow((s) => ({
     nodes: s.nodes,
     edges: s.edges,
@@ -36,27 +60,31 @@ export function Canvas() {
     laidOut: s.laidOut,
   }));
   const large = useEditor((s) => s.nodes.length > VISIBLE_ONLY_ABOVE);
-  const lowDetail = useFlowStore((s) => s.transform[2] < LOW_DETAIL_ZOOM);
   useAutoLayout(!large);
-  useFitOnLoad();
+  useReadyMarks(laidOut);
   useFocusRequest();
-  const { onDragOver, onDrop } = usePaletteDrop();
 
-  const marked = useRef(false);
-  useEffect(() => {
-    if (marked.current || nodes.length === 0) return;
-    marked.current = true;
-    requestAnimationFrame(() => performance.mark('vc:first-render'));
-  }, [nodes.length]);
+  // Where edges portal their labels and buttons (React Flow's label layer) and where the pan
+  // snapshot goes (its viewport portal): found once.
+  const [layers, setLayers] = useState<{ label: HTMLElement | null; viewport: HTMLElement | null }>({ label: null, viewport: null });
+  const flowRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const q = (sel: string) => flowRef.current?.querySelector<HTMLElement>(sel) ?? null;
+    setLayers({ label: q('.react-flow__edgelabel-renderer'), viewport: q('.react-flow__viewport-portal') });
+  }, []);
+  const view = useMemo(() => ({ lowDetail, labelLayer: layers.label }), [lowDetail, layers.label]);
+  const snapshot = usePanSnapshot(large && lowDetail, layers.viewport);
 
   return (
-    <div className={`canvas${laidOut ? '' : ' layout-pending'}${lowDetail ? ' low-detail' : ''}`} data-testid="canvas" aria-label="Workflow canvas" role="region" onDragOver={onDragOver} onDrop={onDrop}>
+    <CanvasViewContext.Provider value={view}>
       <ReactFlow
+        ref={flowRef}
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         defaultEdgeOptions={defaultEdgeOptions}
+        defaultViewport={opening}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
@@ -69,6 +97,9 @@ export function Canvas() {
         minZoom={0.05}
         maxZoom={2}
         onlyRenderVisibleElements={large}
+        onMoveStart={snapshot.onMoveStart}
+        onMove={snapshot.onMove}
+        onMoveEnd={snapshot.onMoveEnd}
         elevateEdgesOnSelect
         nodeDragThreshold={4}
         ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter to select a step, Delete to remove it, arrow keys to move it.' }}
@@ -77,7 +108,7 @@ export function Canvas() {
         <MiniMap pannable zoomable nodeColor={miniMapColor} nodeStrokeWidth={2} ariaLabel="Mini map of the workflow" />
         <Controls showInteractive={false} aria-label="Zoom controls" />
       </ReactFlow>
-      <RunBanner />
-    </div>
+      {snapshot.portal}
+    </CanvasViewContext.Provider>
   );
 }

@@ -5,7 +5,7 @@ import { ORPHAN_LANE } from '../model/types';
 import { useEditor, useEditorStore } from '../store/context';
 
 /**
- * Lays the graph out after its nodes are measured, and again whenever its structure changes.
+ * Lays the graph out again whenever its structure changes, after new nodes are measured.
  * `measureAll` false (large graphs drawn only where visible) lays out with the fixed node size
  * instead of waiting for every node to be measured.
  */
@@ -16,7 +16,8 @@ export function useAutoLayout(measureAll: boolean) {
   // Large graphs draw only what is on screen, so "all measured" flips as the view moves: ignore it.
   const ready = measureAll ? initialized : true;
   useEffect(() => {
-    if (!ready) return;
+    // The first layout is done before the canvas is drawn (openEditorStore).
+    if (!ready || store.getState().laidOutRev === rev) return;
     let cancelled = false;
     performance.mark('vc:layout-start');
     void layoutWorkflow(store.getState().layoutInput(), ORPHAN_LANE).then((result) => {

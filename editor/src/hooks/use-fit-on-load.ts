@@ -1,10 +1,9 @@
 import { useEffect, useRef } from 'react';
-import { useReactFlow } from '@xyflow/react';
+import { useStore as useFlowStore } from '@xyflow/react';
 import { loadNodeForm } from '../components/SidePanel';
 import { LANE_HEADER_HEIGHT, NODE_HEIGHT, NODE_WIDTH } from '../model/layout';
 import type { AppNode } from '../model/types';
 import { isStepNode } from '../model/types';
-import { useEditor, useEditorStore } from '../store/context';
 
 /**
  * The viewport that shows `nodes` in a pane of `width` x `height` (sizes are known without
@@ -35,30 +34,34 @@ export function viewportFor(nodes: readonly AppNode[], width: number, height: nu
 }
 
 /**
- * Frames the workflow once its first layout is in: all of it, or the top of every lane when it is
- * large. Computed from the laid-out positions, not with fitView, which would wait for every node to
- * be measured (a large graph only draws what is on screen).
+ * The view a workflow opens at, from its laid-out positions: all of it, or the top of every lane
+ * when it is large. Given to React Flow as its `defaultViewport`, so the canvas is framed from its
+ * first frame and only what that view shows is drawn (no fitView, which would wait for every node
+ * to be measured).
  */
-export function useFitOnLoad() {
-  const store = useEditorStore();
-  const rf = useReactFlow();
-  const laidOut = useEditor((s) => s.laidOut);
+export function openingViewport(nodes: readonly AppNode[], width: number, height: number) {
+  const steps = nodes.filter(isStepNode);
+  const large = steps.length > 120;
+  const frame = large ? [...nodes.filter((n) => n.type === 'lane'), ...steps.filter((n) => n.position.y < 700)] : nodes;
+  return viewportFor(frame, width, height, { minZoom: large ? 0.3 : 0.7, maxZoom: 1, padding: 24 });
+}
+
+/**
+ * Once React Flow has its size (and so has drawn the nodes in view) and the graph is laid out:
+ * marks the canvas ready on the next frame (`vc:first-render`, `vc:interactive`, data-ready) and
+ * warms the step forms so the first click on a step opens its form at once.
+ */
+export function useReadyMarks(laidOut: boolean) {
+  const sized = useFlowStore((s) => s.width > 0 && s.height > 0);
   const done = useRef(false);
   useEffect(() => {
-    if (!laidOut || done.current) return;
+    if (!laidOut || !sized || done.current) return;
     done.current = true;
-    const nodes = store.getState().nodes;
-    const steps = nodes.filter(isStepNode);
-    const large = steps.length > 120;
-    const frame = large ? [...nodes.filter((n) => n.type === 'lane'), ...steps.filter((n) => n.position.y < 700)] : nodes;
-    const pane = document.querySelector<HTMLElement>('[data-testid="canvas"] .react-flow');
-    const vp = viewportFor(frame, pane?.clientWidth ?? 800, pane?.clientHeight ?? 600, { minZoom: large ? 0.3 : 0.7, maxZoom: 1, padding: 24 });
-    void rf.setViewport(vp);
     requestAnimationFrame(() => {
+      performance.mark('vc:first-render');
       performance.mark('vc:interactive');
       document.querySelector('[data-testid="canvas"]')?.setAttribute('data-ready', 'true');
-      // Warm the step forms so the first click on a step opens its form at once.
       void loadNodeForm();
     });
-  }, [laidOut, rf, store]);
+  }, [laidOut, sized]);
 }

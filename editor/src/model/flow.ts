@@ -2,11 +2,12 @@
  * Between the API's graph and React Flow's nodes and edges: lanes, entry edges, handle labels.
  * Pure. Unchanged steps keep their object identity, so React Flow re-renders only what changed.
  */
+import { Position, type NodeHandle } from '@xyflow/react';
 import { DISPOSITIONS, OUTCOMES } from '../../../engine/graph/outcomes';
 import { reachable } from '../../../engine/graph/walk';
 import type { Workflow } from '../api/types';
 import { handlesOf } from './graph-ops';
-import { isServerPlaced, type XY } from './layout';
+import { isServerPlaced, LANE_HEADER_HEIGHT, NODE_HEIGHT, NODE_WIDTH, type XY } from './layout';
 import { specOf, summaryOf } from '../nodes/registry';
 import type { AppEdge, AppNode, Disposition, EntryEdge, FlowEdge, Graph, GraphNode, LaneData, LaneNode, StepNode } from './types';
 import { entryEdgeId, isStepNode, laneNodeId, ORPHAN_LANE } from './types';
@@ -61,6 +62,37 @@ export function laneList(emittable: readonly string[], g: Graph): LaneData[] {
   return lanes;
 }
 
+/*
+ * What React Flow would measure, known without measuring: steps and lane headers have fixed sizes
+ * (styles.css: `.step` 240x76, a 1 px border and 4 px on the left, its handles placed in its padding
+ * box; `.lane` 240x56, its handle placed in the node box) and handles are 9x9, centred on the edge
+ * they sit on. Given to React Flow as `measured` and `handles`, a node not drawn yet already has its
+ * size and its edges' endpoints, so React Flow draws only the visible part of a large graph (with
+ * `onlyRenderVisibleElements` it draws every node it has not measured, i.e. all of them on load,
+ * just to measure them) and fitView need not wait for every node to be drawn. Once drawn, a node is
+ * measured by React Flow as before; test/e2e/editor-large.test.ts checks these numbers against what
+ * the browser measures.
+ */
+const HANDLE = 9;
+const STEP_BORDER = { left: 4, right: 1, top: 1, bottom: 1 };
+
+/** A step's handles as React Flow measures them: "into" on top, one per outgoing handle at the bottom. */
+export function stepHandles(node: Pick<GraphNode, 'type' | 'config'>): NodeHandle[] {
+  const inner = NODE_WIDTH - STEP_BORDER.left - STEP_BORDER.right;
+  const out = handlesOf(node);
+  const box = { width: HANDLE, height: HANDLE };
+  return [
+    { id: null, type: 'target', position: Position.Top, x: STEP_BORDER.left + inner / 2 - HANDLE / 2, y: STEP_BORDER.top - HANDLE / 2, ...box },
+    ...out.map((h, i): NodeHandle => ({ id: h.id ?? null, type: 'source', position: Position.Bottom, x: STEP_BORDER.left + (inner * (i + 1)) / (out.length + 1) - HANDLE / 2, y: NODE_HEIGHT - STEP_BORDER.bottom - HANDLE / 2, ...box })),
+  ];
+}
+
+/** A lane header's one handle (where its chain starts), bottom centre; "Not connected" has none. */
+export function laneHandles(lane: string): NodeHandle[] {
+  if (lane === ORPHAN_LANE) return [];
+  return [{ id: null, type: 'source', position: Position.Bottom, x: NODE_WIDTH / 2 - HANDLE / 2, y: LANE_HEADER_HEIGHT - HANDLE / 2, width: HANDLE, height: HANDLE }];
+}
+
 const sameData = (n: StepNode, g: GraphNode) => n.type === g.type && (n.data.label ?? '') === (g.label ?? '') && n.data.config === g.config;
 
 /**
@@ -73,9 +105,18 @@ export function buildNodes(g: Graph, lanes: readonly LaneData[], prev: readonly 
     const p = old.get(gn.id);
     const position = positions.get(gn.id) ?? gn.position;
     if (p && isStepNode(p) && sameData(p, gn) && p.position.x === position.x && p.position.y === position.y) return p;
-    const base = p && isStepNode(p) && p.type === gn.type ? { measured: p.measured, selected: p.selected } : {};
+    // The size React Flow measures (fixed in styles.css), known before it draws the step.
+    const base = p && isStepNode(p) && p.type === gn.type ? { measured: p.measured ?? { width: NODE_WIDTH, height: NODE_HEIGHT }, selected: p.selected } : { measured: { width: NODE_WIDTH, height: NODE_HEIGHT } };
     const ariaLabel = `${specOf(gn.type).title}${gn.label ? ` “${gn.label}”` : ''}, step ${gn.id}: ${summaryOf(gn.type, gn.config)}`;
-    return { ...base, id: gn.id, type: gn.type, position, ariaLabel, data: { ...(gn.label ? { label: gn.label } : {}), config: gn.config } } as StepNode;
+    return {
+      ...base,
+      id: gn.id,
+      type: gn.type,
+      position,
+      ariaLabel,
+      handles: stepHandles(gn),
+      data: { ...(gn.label ? { label: gn.label } : {}), config: gn.config },
+    } as StepNode;
   });
   const laneNodes: AppNode[] = lanes.map((l) => {
     const id = laneNodeId(l.lane);
@@ -85,7 +126,8 @@ export function buildNodes(g: Graph, lanes: readonly LaneData[], prev: readonly 
       id,
       type: 'lane',
       position: p?.position ?? { x: 0, y: 0 },
-      ...(p?.measured && { measured: p.measured }),
+      measured: p?.measured ?? { width: NODE_WIDTH, height: LANE_HEADER_HEIGHT },
+      handles: laneHandles(l.lane),
       data: l,
       draggable: false,
       selectable: false,

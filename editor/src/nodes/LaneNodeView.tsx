@@ -3,9 +3,16 @@ import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { Icon } from '../components/Icon';
 import { asDisposition } from '../model/flow';
-import type { LaneNode } from '../model/types';
+import type { LaneData, LaneNode } from '../model/types';
 import { ORPHAN_LANE } from '../model/types';
 import { useEditor } from '../store/context';
+
+/** The line under a lane's title. */
+export function laneNote(data: LaneData): string {
+  if (data.lane === ORPHAN_LANE) return 'No outcome reaches these steps: connect or delete them.';
+  if (!data.emittable) return 'This agent can no longer end calls here; the chain will not run.';
+  return data.empty ? 'Nothing happens yet.' : 'Starts here';
+}
 
 export const LaneNodeView = memo(function LaneNodeView({ data }: NodeProps<LaneNode>) {
   const openAddMenu = useEditor((s) => s.openAddMenu);
@@ -37,15 +44,7 @@ export const LaneNodeView = memo(function LaneNodeView({ data }: NodeProps<LaneN
           </button>
         )}
       </div>
-      <div className="lane-note">
-        {orphans
-          ? 'No outcome reaches these steps: connect or delete them.'
-          : !data.emittable
-            ? 'This agent can no longer end calls here; the chain will not run.'
-            : data.empty
-              ? 'Nothing happens yet.'
-              : 'Starts here'}
-      </div>
+      <div className="lane-note">{laneNote(data)}</div>
       {!orphans && <Handle type="source" position={Position.Bottom} className="lane-handle" aria-label={`Start of ${data.title}`} />}
     </div>
   );

@@ -5,6 +5,7 @@
  */
 import { Fragment, memo, useEffect, useRef } from 'react';
 import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
+import { useCanvasView } from '../components/canvas-context';
 import { Icon, type IconName } from '../components/Icon';
 import { handlesOf } from '../model/graph-ops';
 import type { StepNode } from '../model/types';
@@ -22,6 +23,7 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
   const inRun = useEditor((s) => s.run !== null);
   const used = useEditor((s) => s.handlesInUse[id]);
   const openAddMenu = useEditor((s) => s.openAddMenu);
+  const { lowDetail } = useCanvasView();
   const draft = isDraft(data.config);
   const handles = handlesOf({ type, config: data.config as Record<string, unknown> });
   // A router's handles change with its cases: React Flow must measure them again for the edges.
@@ -41,6 +43,18 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
   const summary = summaryOf(type, data.config);
 
   const classes = ['step', `step-${type}`, selected && 'selected', draft && 'draft', error && 'has-error', status && `run-${status}`, inRun && !status && 'run-dim'].filter(Boolean).join(' ');
+  // Zoomed far out: the block alone (colour, border, status), no text, badges or buttons; the
+  // handles stay, hidden, where React Flow measures them for the edges.
+  if (lowDetail) {
+    return (
+      <div className={classes} data-testid={`node-${id}`} data-type={type} data-status={status} style={{ ['--accent' as string]: spec.accent }}>
+        <Handle type="target" position={Position.Top} aria-label={`Into ${title}`} />
+        {handles.map((h, i) => (
+          <Handle key={h.id ?? 'out'} id={h.id} type="source" position={Position.Bottom} style={{ left: `${((i + 1) / (handles.length + 1)) * 100}%` }} className={h.id ? `handle-${h.id}` : undefined} aria-label={h.id ? `${title}: ${h.label}` : `Out of ${title}`} />
+        ))}
+      </div>
+    );
+  }
   return (
     <div className={classes} data-testid={`node-${id}`} data-type={type} data-status={status} style={{ ['--accent' as string]: spec.accent }}>
       <Handle type="target" position={Position.Top} aria-label={`Into ${title}`} />

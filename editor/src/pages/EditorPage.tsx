@@ -1,5 +1,4 @@
 /** Step three: one campaign's workflow, in its own store. */
-import { useMemo } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { agentsApi, projectsApi, workflowApi, type WorkflowTarget } from '../api/endpoints';
 import { AddMenu } from '../components/AddMenu';
@@ -14,7 +13,7 @@ import { useKeyboardShortcuts } from '../hooks/use-keyboard-shortcuts';
 import { useUnsavedGuard } from '../hooks/use-unsaved-guard';
 import type { Clipboard } from '../model/graph-ops';
 import { linkProps, navigate, type Route } from '../routing';
-import { createEditorStore } from '../store/editor-store';
+import { openEditorStore } from '../store/editor-store';
 import type { Campaign } from '../api/types';
 import { EditorStoreProvider, useEditor } from '../store/context';
 
@@ -46,7 +45,10 @@ async function load(route: AgentRoute) {
     projectsApi.campaigns(agent.locationId).catch(() => []),
     projectsApi.get(agent.locationId).catch(() => null),
   ]);
-  return { agent, target, workflow, campaigns, project };
+  const campaign = campaigns.find((c) => c.id === workflow.campaignId) ?? null;
+  // Laid out before the canvas is drawn: steps are drawn once, where they belong.
+  const store = await openEditorStore({ api: workflowApi(target), target, agent, campaign, clipboard: browserClipboard }, workflow);
+  return { agent, workflow, campaigns, project, store };
 }
 
 /** Another campaign of the project; asks first when there are unsaved changes. */
@@ -105,12 +107,6 @@ function EditorShell({ header }: { header: React.ReactNode }) {
 
 export function EditorPage({ route }: { route: AgentRoute }) {
   const data = useAsync(() => load(route), [route.agentId, route.campaignId, route.locationId]);
-  const store = useMemo(() => {
-    if (data.state !== 'done') return null;
-    const { agent, target, workflow, campaigns } = data.value;
-    const campaign = campaigns.find((c) => c.id === workflow.campaignId) ?? null;
-    return createEditorStore({ api: workflowApi(target), target, agent, campaign, clipboard: browserClipboard }, workflow);
-  }, [data]);
 
   if (data.state === 'loading') return <p className="loading">Loading the workflow…</p>;
   if (data.state === 'error') {
@@ -121,7 +117,7 @@ export function EditorPage({ route }: { route: AgentRoute }) {
       </main>
     );
   }
-  const { agent, workflow, campaigns, project } = data.value;
+  const { agent, workflow, campaigns, project, store } = data.value;
   const header = (
     <nav aria-label="Breadcrumb" className="crumbs">
       <a {...linkProps({ name: 'projects' })}>Projects</a> ›{' '}
@@ -133,7 +129,7 @@ export function EditorPage({ route }: { route: AgentRoute }) {
     </nav>
   );
   return (
-    <EditorStoreProvider store={store!}>
+    <EditorStoreProvider store={store}>
       <ReactFlowProvider>
         <EditorShell header={header} />
       </ReactFlowProvider>

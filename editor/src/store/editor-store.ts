@@ -15,11 +15,11 @@ import { diffGraphs, type GraphDiff } from '../model/diff';
 import { buildEdges, buildNodes, graphFromFlow, graphFromWorkflow, handlesInUse, laneList, pinnedOf, predecessorOf } from '../model/flow';
 import * as ops from '../model/graph-ops';
 import { EditRefusal, type Clipboard } from '../model/graph-ops';
-import { offGrid, type LayoutInput, type LayoutResult, type XY } from '../model/layout';
+import { layoutWorkflow, offGrid, type LayoutInput, type LayoutResult, type XY } from '../model/layout';
 import { describePlan, planSave, recordOp, toGraphBody, type PendingOp, type SavePlan } from '../model/pending';
 import { runView, type RunView } from '../model/run';
 import type { AppEdge, AppNode, Graph, InsertPoint, NodeType } from '../model/types';
-import { isStepNode, laneNodeId, LANE_PREFIX } from '../model/types';
+import { isStepNode, laneNodeId, LANE_PREFIX, ORPHAN_LANE } from '../model/types';
 
 export type Tab = 'node' | 'warnings' | 'digest' | 'history' | 'runs';
 
@@ -84,6 +84,8 @@ export interface EditorState {
   layoutRev: number;
   /** bumped each time a layout result is applied */
   layoutApplied: number;
+  /** the `layoutRev` the nodes were last laid out for */
+  laidOutRev: number;
   laidOut: boolean;
   tab: Tab;
   selectedId: string | null;
@@ -344,6 +346,7 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
       run: null,
       layoutRev: 1,
       layoutApplied: 0,
+      laidOutRev: 0,
       laidOut: false,
       tab: 'warnings',
       selectedId: null,
@@ -431,6 +434,7 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
         set((s) => ({
           laidOut: true,
           layoutApplied: s.layoutApplied + 1,
+          laidOutRev: rev,
           nodes: s.nodes.map((n) => {
             const p = n.type === 'lane' ? result.lanes[n.data.lane] : result.positions[n.id];
             if (!p || (p.x === n.position.x && p.y === n.position.y)) return n;
@@ -614,4 +618,18 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
   });
 }
 
-
+/**
+ * A store for a workflow, already laid out: the first layout runs before the canvas is drawn, so
+ * React Flow draws each step once, where it belongs, in a view framed from the start (nodes have
+ * fixed sizes, so nothing has to be measured first). Later layouts run as the graph changes
+ * (hooks/use-auto-layout.ts).
+ */
+export async function openEditorStore(deps: EditorDeps, initial: Workflow): Promise<EditorStore> {
+  const store = createEditorStore(deps, initial);
+  const rev = store.getState().layoutRev;
+  performance.mark('vc:layout-start');
+  const result = await layoutWorkflow(store.getState().layoutInput(), ORPHAN_LANE);
+  performance.mark('vc:layout-done');
+  store.getState().applyLayout(result, rev);
+  return store;
+}

@@ -52,7 +52,7 @@ export async function run(): Promise<void> {
   const temporal = await connectTemporal(dev.address, 'default', config.taskQueue);
   // No call is due during the bench (the first step is a day away); a voice platform that places nothing.
   const voice = { placeCall: async (r: { callId: string }) => ({ callId: r.callId }) };
-  const { worker, connection } = await composeWorker({ config, address: dev.address, repos, ports, voice, bundle: await bundleWorkflows() });
+  const { worker, connection } = await composeWorker({ config, address: dev.address, db, repos, ports, voice, bundle: await bundleWorkflows() });
   const running = worker.run();
   const services = composeServices({ config, db, repos, providers, temporal, logger });
   const server: Server = createApp(services).listen(0, '127.0.0.1');

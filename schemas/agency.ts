@@ -28,6 +28,8 @@ export const AgencySettingsSchema = {
         smsCarrier: { enum: ['crm', 'twilio'], description: "the SMS carrier of projects that set none: the CRM's conversations, or Twilio" },
         voicePlatform: { enum: ['sandbox', 'vapi'] },
         vapiOutcomeField: { type: 'string' },
+        alertWebhookUrl: { type: 'string' },
+        alertEmail: { type: 'string' },
         vapiOutcomeMap: { type: 'object', additionalProperties: { type: 'string' } },
       },
     },
@@ -43,6 +45,8 @@ export const UpdateAgencyBody = {
     smsCarrier: { enum: ['crm', 'twilio'] },
     voicePlatform: { enum: ['sandbox', 'vapi'], description: 'where the dialer places calls; vapi needs the agency\'s Vapi credentials' },
     vapiOutcomeField: { type: 'string', minLength: 1, maxLength: 100, description: "the key of a Vapi report's analysis.structuredData that holds the call's outcome (default `outcome`)" },
+    alertWebhookUrl: { type: ['string', 'null'], format: 'uri', pattern: '^https?://', maxLength: 2000, description: 'failure alerts are POSTed here, signed like our events (X-Signature); null removes it' },
+    alertEmail: { type: ['string', 'null'], format: 'email', maxLength: 320, description: 'failure alerts are emailed here; null removes it' },
     vapiOutcomeMap: {
       type: 'object',
       maxProperties: 50,
@@ -98,5 +102,22 @@ export const TwilioCredentialInput = {
     accountSid: { type: 'string', pattern: '^AC[0-9a-fA-F]{32}$' },
     authToken: { type: 'string', minLength: 16, maxLength: 128, pattern: VISIBLE_ASCII },
     messagingServiceSid: { type: 'string', pattern: '^MG[0-9a-fA-F]{32}$', description: 'sends from this Messaging Service when a step has no caller ID' },
+  },
+} as const;
+
+/** A failure alert and how its delivery went. */
+export const AlertSchema = {
+  type: 'object',
+  required: ['id', 'kind', 'payload', 'createdAt', 'dispatchedAt', 'deliveredAt', 'emailedAt', 'attempts', 'lastError'],
+  properties: {
+    id: { type: 'string' },
+    kind: { enum: ['run.failed', 'project.disconnected'] },
+    payload: { type: 'object' },
+    createdAt: DateTime,
+    dispatchedAt: { type: ['string', 'null'] },
+    deliveredAt: { type: ['string', 'null'], description: 'when the webhook was delivered' },
+    emailedAt: { type: ['string', 'null'] },
+    attempts: { type: 'integer', description: 'webhook delivery attempts so far' },
+    lastError: { type: ['string', 'null'] },
   },
 } as const;

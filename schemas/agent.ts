@@ -55,6 +55,7 @@ export const CreateAgentBody = {
     voice: { type: 'string' },
     prompt: { type: 'string', maxLength: 100000 },
     vapiAssistantId: { type: 'string', minLength: 1, maxLength: 100, description: 'the Vapi assistant id (Vapi dashboard: Assistants)' },
+    workflowTemplateId: { type: 'string', minLength: 1, maxLength: 100, description: 'start the workflow from this starter template (GET /api/agent-builder/workflow-templates)' },
   },
 } as const;
 export type CreateAgentBody = FromSchema<typeof CreateAgentBody>;

@@ -77,6 +77,7 @@ export const CreateCampaignBody = {
     multipleTimezoneCheck: { type: 'boolean' },
     dropOutsideWindow: { type: 'boolean' },
     config: CampaignConfig,
+    workflowTemplateId: { type: 'string', minLength: 1, maxLength: 100, description: 'start the workflow from this starter template (GET /api/agent-builder/workflow-templates)' },
   },
 } as const;
 export type CreateCampaignBody = FromSchema<typeof CreateCampaignBody>;
@@ -84,6 +85,6 @@ export type CreateCampaignBody = FromSchema<typeof CreateCampaignBody>;
 export const PatchCampaignBody = {
   type: 'object',
   additionalProperties: false,
-  properties: { ...CreateCampaignBody.properties },
+  properties: (({ workflowTemplateId: _t, ...rest }) => rest)(CreateCampaignBody.properties),
 } as const;
 export type PatchCampaignBody = FromSchema<typeof PatchCampaignBody>;

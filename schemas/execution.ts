@@ -33,6 +33,7 @@ export const Execution = {
     error: { type: ['string', 'null'] },
     startedAt: { type: 'string', format: 'date-time' },
     finishedAt: { type: ['string', 'null'] },
+    kind: { enum: ['run', 'test'], description: '`test`: a test run, every effect on the sandbox' },
     retryOf: { type: ['string', 'null'], description: 'the failed run this run resumes from its failed step' },
     retriedBy: { type: ['string', 'null'], description: 'the run that resumed this failed run; a failed run is retried at most once (retry the newest failed run of a call)' },
     steps: { type: 'array', items: ExecutionStep },

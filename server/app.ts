@@ -18,6 +18,8 @@ import type { Services } from './services.js';
 import { projectRoutes } from './routes/projects.js';
 import { agencyRoutes } from './routes/agency.js';
 import { vapiEventRoutes } from './routes/vapi-events.js';
+import { workflowToolRoutes } from './routes/workflow-tools.js';
+import { failedRunRoutes } from './routes/failed-runs.js';
 import { agentRoutes } from './routes/agents.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { workflowRoutes } from './routes/workflows.js';
@@ -48,6 +50,8 @@ export function allRoutes(s: Services): RouteDef[] {
     ...contactEventRoutes(s),
     ...agencyRoutes(s),
     ...vapiEventRoutes(s),
+    ...workflowToolRoutes(s),
+    ...failedRunRoutes(s),
   );
   return routes;
 }

@@ -8,6 +8,9 @@ import { storeEffectJournal } from './store/effect-journal.js';
 import { credentialStore, type CredentialStore } from './providers/credentials.js';
 import { providerRegistry, type ProviderRegistry } from './providers/registry.js';
 import { createSealer, loadSealingKey } from './providers/sealing.js';
+import { nudgeAlerts } from './alerts/nudge.js';
+import { createAlertActivities } from './alerts/activities.js';
+import { sandboxMessaging } from './adapters/sandbox-messaging.js';
 import type { Ports, VoicePlatform } from '../engine/ports.js';
 import type { WorkflowStarter } from './temporal/client.js';
 import { sandboxVoice } from './adapters/sandbox-voice.js';
@@ -46,6 +49,10 @@ export function composeProviders(config: Config, db: Db, repos: Repos, logger: L
     journal: storeEffectJournal(db),
     sandbox: { ...embedded, directory: embeddedDirectory(db, repos.crm, repos.projects) },
     logger,
+    onDisconnected: (project, reason) => {
+      repos.alerts.record(project.agencyId, 'project.disconnected', { projectId: project.id, locationId: project.locationId, businessName: project.businessName, reason });
+      nudgeAlerts();
+    },
   });
   return { credentials, registry, ports: registry.ports() };
 }
@@ -97,20 +104,24 @@ export function composeServices(parts: { config: Config; db: Db; repos: Repos; p
   return { ...rest, ports: ports ?? providers.ports, providers: providers.registry, credentials: providers.credentials, numbers: createNumberInventory(parts.db, parts.repos) };
 }
 
-/** A worker with every activity: post-call actions on `ports`, the dialer's on `voice` and the lead store. */
+/**
+ * A worker with every activity: post-call actions on `ports`, the dialer's on `voice` and the lead
+ * store, and alert delivery (its email through the sandbox carrier).
+ */
 export async function composeWorker(opts: {
   config: Config;
   address: string;
+  db: Db;
   repos: Repos;
   ports: Ports;
   voice: VoicePlatform;
   bundle?: WorkflowBundleWithSourceMap | { codePath: string };
 }) {
-  const activities = createLeadCadenceActivities({ voice: opts.voice, leads: storeLeadQueue(opts.repos.leads, opts.repos.placedCalls) });
+  const activities = {
+    ...createLeadCadenceActivities({ voice: opts.voice, leads: storeLeadQueue(opts.repos.leads, opts.repos.placedCalls) }),
+    ...createAlertActivities({ config: opts.config, repos: opts.repos, email: sandboxMessaging(opts.db, opts.repos.effects, opts.config.sandboxCarrierLatencyMs) }),
+  };
   return createWorker({ address: opts.address, namespace: opts.config.temporalNamespace, taskQueue: opts.config.taskQueue, ports: opts.ports, bundle: opts.bundle, activities });
 }
 
-/** Where the API answers, for the sandbox voice platform's reports. */
-export function apiUrlOf(config: Config): string {
-  return `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
-}
+export { apiUrlOf } from './compose-url.js';

@@ -10,6 +10,7 @@ import { startDevServer, type DevServer } from './temporal/launcher.js';
 import { seedDemo } from './seed.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { apiUrlOf, composeProviders, composeServices, composeVoice, composeWorker } from './compose.js';
+import { startAlertDispatcher } from './alerts/dispatcher.js';
 
 type Role = 'all' | 'server' | 'worker';
 
@@ -59,7 +60,7 @@ async function main() {
 
   if (role !== 'server') {
     const voice = composeVoice(config, db, repos, logger, () => apiUrlOf(config), providers.credentials);
-    const { worker, connection } = await composeWorker({ config, address, repos, ports, voice });
+    const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice });
     const running = worker.run();
     stops.unshift(async () => {
       voice.close();
@@ -76,6 +77,8 @@ async function main() {
     const abandoned = repos.idempotency.releaseAbandoned();
     if (abandoned > 0) logger.warn({ abandoned }, 'released idempotency keys of requests a previous process did not finish');
     const services = composeServices({ config, db, repos, providers, temporal, logger });
+    const alerts = startAlertDispatcher({ repos, temporal, taskQueue: config.taskQueue, logger });
+    stops.unshift(async () => alerts.stop());
     server = listen(createApp(services), config.port, config.host);
     await new Promise<void>((r) => server!.once('listening', () => r()));
     stops.unshift(() => new Promise<void>((r) => server!.close(() => r())));

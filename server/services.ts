@@ -19,6 +19,7 @@ import { leadsRepo } from './store/leads.js';
 import { webhookSignaturesRepo } from './store/webhook-signatures.js';
 import { credentialsRepo } from './store/credentials.js';
 import { placedCallsRepo } from './store/placed-calls.js';
+import { alertsRepo } from './store/alerts.js';
 import { sandboxNumberInventory } from './adapters/sandbox-voice-numbers.js';
 import type { WorkflowStarter } from './temporal/client.js';
 import type { NumberInventory, Ports } from '../engine/ports.js';
@@ -28,6 +29,7 @@ import { embeddedCrm } from './adapters/embedded-crm.js';
 import { sandboxMessaging } from './adapters/sandbox-messaging.js';
 import { embeddedCalendar } from './adapters/embedded-calendar.js';
 import { storeExecutionLog } from './adapters/execution-log.js';
+import { nudgeAlerts } from './alerts/nudge.js';
 
 export function createRepos(db: Db) {
   return {
@@ -49,6 +51,7 @@ export function createRepos(db: Db) {
     webhookSignatures: webhookSignaturesRepo(db),
     credentials: credentialsRepo(db),
     placedCalls: placedCallsRepo(db),
+    alerts: alertsRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;
@@ -59,7 +62,7 @@ export function createEmbeddedPorts(db: Db, repos: Repos, opts: { carrierLatency
     crm: embeddedCrm(repos.crm, repos.effects),
     messaging: sandboxMessaging(db, repos.effects, opts.carrierLatencyMs ?? 0),
     calendar: embeddedCalendar(db, repos.effects),
-    executionLog: storeExecutionLog(repos.executions),
+    executionLog: storeExecutionLog(db, repos.executions, repos.alerts, nudgeAlerts),
   };
 }
 

@@ -39,7 +39,7 @@ export async function startInstance(opts: { temporal?: boolean } = {}) {
     stops.push(() => dev.stop());
     temporal = await connectTemporal(address, 'default', config.taskQueue);
     const voice = composeVoice(config, db, repos, logger, () => url, providers.credentials);
-    const { worker, connection } = await composeWorker({ config, address, repos, ports, voice });
+    const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice });
     const running = worker.run();
     stops.unshift(async () => {
       voice.close();

@@ -1,8 +1,30 @@
 import type { ExecutionLog } from '../../engine/ports.js';
+import type { AlertsRepo } from '../store/alerts.js';
+import type { Db } from '../store/db.js';
 import type { ExecutionsRepo } from '../store/executions.js';
 
-/** Execution history lives in the product's own store, written by the worker's activities. */
-export function storeExecutionLog(executions: ExecutionsRepo): ExecutionLog {
+/**
+ * Execution history lives in the product's own store, written by the worker's activities. A real
+ * run that ends failed (after its retries) records an alert for the agency in the same
+ * transaction, once, however often the finishing step is retried.
+ */
+export function storeExecutionLog(db: Db, executions: ExecutionsRepo, alerts: AlertsRepo, onAlert: () => void = () => {}): ExecutionLog {
+  const finish = db.transaction((executionId: string, status: 'succeeded' | 'failed', error: string | null): boolean => {
+    const before = executions.byIdAnyAgency(executionId);
+    executions.finish(executionId, status, error);
+    if (!before || status !== 'failed' || before.status === 'failed' || before.kind !== 'run') return false;
+    const failed = [...before.steps].reverse().find((s) => s.status === 'failed');
+    alerts.record(before.agencyId, 'run.failed', {
+      executionId,
+      agentId: before.agentId,
+      campaignId: before.campaignId,
+      callId: before.callId,
+      outcome: before.outcome,
+      error,
+      ...(failed && { failedStep: { nodeId: failed.nodeId, nodeType: failed.nodeType } }),
+    });
+    return true;
+  });
   return {
     async stepStarted(s) {
       executions.stepStarted(s);
@@ -11,7 +33,7 @@ export function storeExecutionLog(executions: ExecutionsRepo): ExecutionLog {
       executions.stepFinished(s);
     },
     async executionFinished(e) {
-      executions.finish(e.executionId, e.status, e.error ?? null);
+      if (finish.immediate(e.executionId, e.status, e.error ?? null)) onAlert();
     },
   };
 }

@@ -5,6 +5,7 @@ import { ok } from '../../schemas/common.js';
 import { randomBytes } from 'node:crypto';
 import {
   AgencySettingsSchema,
+  AlertSchema,
   CredentialSummarySchema,
   SigningSecretAnswer,
   TwilioCredentialInput,
@@ -46,6 +47,8 @@ export function agencyRoutes(s: Services): RouteDef[] {
           voicePlatform: st.voicePlatform ?? 'sandbox',
           vapiOutcomeField: st.vapiOutcomeField ?? DEFAULT_VAPI_OUTCOME_FIELD,
           ...(st.vapiOutcomeMap && { vapiOutcomeMap: st.vapiOutcomeMap }),
+          ...(st.alertWebhookUrl && { alertWebhookUrl: st.alertWebhookUrl }),
+          ...(st.alertEmail && { alertEmail: st.alertEmail }),
         };
       })(),
       credentials: s.credentials.list(agencyId).filter((c) => c.owner === 'agency'),
@@ -72,9 +75,23 @@ export function agencyRoutes(s: Services): RouteDef[] {
         if (body.voicePlatform === 'vapi' && !has('vapi')) {
           throw new AppError('VALIDATION', 'body.voicePlatform "vapi" needs the agency\'s Vapi credentials first (PUT /api/agency/credentials/vapi)');
         }
-        s.repos.agencies.saveSettings(caller.agencyId, { ...s.repos.agencies.settings(caller.agencyId), ...body });
+        const next: Record<string, unknown> = { ...s.repos.agencies.settings(caller.agencyId), ...body };
+        // null removes a setting
+        for (const [k, v] of Object.entries(next)) if (v === null) delete next[k];
+        s.repos.agencies.saveSettings(caller.agencyId, next);
         return { success: true, data: view(caller.agencyId) };
       },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/agency/alerts', operationId: 'listAlerts', tag: 'Agency',
+      summary: 'Recent failure alerts (a run failed after its retries, a project was disconnected) and how their delivery went',
+      access: read,
+      query: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 } } },
+      responses: { 200: { description: 'alerts, newest first', schema: ok({ type: 'array', items: AlertSchema }) } },
+      handler: ({ caller, query }) => ({
+        success: true,
+        data: s.repos.alerts.list(caller.agencyId, query.limit ?? 50).map(({ agencyId: _a, ...a }) => a),
+      }),
     }),
     defineRoute({
       method: 'put', path: '/api/agency/credentials/twilio', operationId: 'putTwilioCredentials', tag: 'Agency',

@@ -1,3 +1,5 @@
+import { applyTemplate } from './workflow-tools.js';
+import { findTemplate } from '../workflow-templates.js';
 import { AGENT_TYPE_CATALOG, SKILL_TYPES, legacyAgentType } from '../catalog.js';
 import { AppError, notFound } from '../http/errors.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
@@ -61,6 +63,8 @@ export function agentRoutes(s: Services): RouteDef[] {
         assertAgentType(body.agentType);
         const project = loadProject(s, caller, body.locationId);
         const capabilities = [...(body.capabilityIds ?? [])];
+        const template = body.workflowTemplateId === undefined ? undefined : findTemplate(body.workflowTemplateId);
+        if (body.workflowTemplateId !== undefined && !template) throw new AppError('VALIDATION', `body.workflowTemplateId "${body.workflowTemplateId}" is not a template; GET /api/agent-builder/workflow-templates lists them`);
         return s.db.transaction(() => {
           const agent = agents.insert({
             agencyId: caller.agencyId,
@@ -89,7 +93,9 @@ export function agentRoutes(s: Services): RouteDef[] {
             active: false,
             config: {},
           });
-          return { success: true, data: presentAgent(agents.save({ ...agent, campaignId: campaign.id })) };
+          const saved = agents.save({ ...agent, campaignId: campaign.id });
+          if (template) applyTemplate(s, caller.agencyId, { agent: saved, campaign, project }, template, 0, caller.keyId);
+          return { success: true, data: presentAgent(saved) };
         }).immediate();
       },
     }),

@@ -1,3 +1,5 @@
+import { applyTemplate } from './workflow-tools.js';
+import { findTemplate } from '../workflow-templates.js';
 import { AppError, notFound } from '../http/errors.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import type { Caller } from '../http/request-context.js';
@@ -75,6 +77,8 @@ export function campaignRoutes(s: Services): RouteDef[] {
         const dialing = checkDialing(body.dialing);
         const agentType = checkLegacyAgentType(body.agentType);
         assertCampaignDialerSettings(s, caller.agencyId, body);
+        const template = body.workflowTemplateId === undefined ? undefined : findTemplate(body.workflowTemplateId);
+        if (body.workflowTemplateId !== undefined && !template) throw new AppError('VALIDATION', `body.workflowTemplateId "${body.workflowTemplateId}" is not a template; GET /api/agent-builder/workflow-templates lists them`);
         const created = campaigns.insert({
           agencyId: caller.agencyId,
           projectId: project.id,
@@ -91,6 +95,7 @@ export function campaignRoutes(s: Services): RouteDef[] {
           ...(body.dropOutsideWindow !== undefined && { dropOutsideWindow: body.dropOutsideWindow }),
           config: { ...(body.config ?? {}) },
         });
+        if (template) applyTemplate(s, caller.agencyId, { agent, campaign: created, project }, template, 0, caller.keyId);
         return { success: true, data: presentCampaign(created) };
       },
     }),

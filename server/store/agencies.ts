@@ -11,6 +11,9 @@ export interface AgencySettings {
   /** Vapi end-of-call reports: the analysis.structuredData key holding the outcome, and the agent's words -> our outcomes */
   vapiOutcomeField?: string;
   vapiOutcomeMap?: Record<string, string>;
+  /** where failure alerts are POSTed (signed like our events) and emailed */
+  alertWebhookUrl?: string;
+  alertEmail?: string;
 }
 
 export interface Agency {

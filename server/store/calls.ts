@@ -88,6 +88,9 @@ export function callsRepo(db: Db) {
     db.prepare("DELETE FROM call_events WHERE agency_id = @agencyId AND call_id = @callId AND type = 'call.ended'"),
   ];
   const forgetContact = db.prepare('DELETE FROM crm_contacts WHERE agency_id = ? AND location_id = ? AND id = ?');
+  const perOutcome = db.prepare<[string, string, string], { disposition: string; n: number }>(
+    'SELECT disposition, count(*) AS n FROM calls WHERE agency_id = ? AND campaign_id = ? AND date_time >= ? GROUP BY disposition',
+  );
   const setReviewed = db.prepare('UPDATE calls SET reviewed = ? WHERE agency_id = ? AND call_id = ?');
 
   return {
@@ -98,6 +101,10 @@ export function callsRepo(db: Db) {
       const page = rows.slice(0, p.limit);
       const last = page.at(-1);
       return { calls: page.map((r) => read(r)!), next: rows.length > p.limit && last ? { at: last.date_time, id: last.id } : null };
+    },
+    /** Calls of a campaign since `since`, counted by disposition type (`voicemail`, `callBack`, ...). */
+    countByDisposition(agencyId: string, campaignId: string, since: string): Record<string, number> {
+      return Object.fromEntries(perOutcome.all(agencyId, campaignId, since).map((r) => [r.disposition, r.n]));
     },
     setReviewed: (agencyId: string, callId: string, reviewed: boolean) => setReviewed.run(reviewed ? 1 : 0, agencyId, callId).changes === 1,
     /** Records that an event was received; false when this call already had an event of this type. */

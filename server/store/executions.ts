@@ -27,6 +27,8 @@ export interface Execution {
   error: string | null;
   startedAt: string;
   finishedAt: string | null;
+  /** `run`: a real post-call run; `test`: a test run on the sandbox */
+  kind: 'run' | 'test';
   /** the failed run this one resumes, and the run that resumed this one (each at most one) */
   retryOf: string | null;
   retriedBy: string | null;
@@ -47,6 +49,7 @@ interface ExecRow {
   finished_at: string | null;
   retry_of: string | null;
   retried_by: string | null;
+  kind: string;
 }
 
 interface StepRow {
@@ -66,8 +69,8 @@ const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
 export function executionsRepo(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO executions (id, agency_id, workflow_id, campaign_id, agent_id, call_id, outcome, graph_version, status, started_at, retry_of)
-     VALUES (@id, @agencyId, @workflowId, @campaignId, @agentId, @callId, @outcome, @graphVersion, 'running', @startedAt, @retryOf)
+    `INSERT INTO executions (id, agency_id, workflow_id, campaign_id, agent_id, call_id, outcome, graph_version, status, started_at, retry_of, kind)
+     VALUES (@id, @agencyId, @workflowId, @campaignId, @agentId, @callId, @outcome, @graphVersion, 'running', @startedAt, @retryOf, @kind)
      ON CONFLICT (agency_id, workflow_id) DO NOTHING`,
   );
   const get = db.prepare<[string, string], ExecRow>('SELECT * FROM executions WHERE agency_id = ? AND id = ?');
@@ -75,8 +78,17 @@ export function executionsRepo(db: Db) {
   const firstOfCall = db.prepare<[string, string], ExecRow>(
     'SELECT * FROM executions WHERE agency_id = ? AND call_id = ? ORDER BY started_at, id LIMIT 1',
   );
-  const list = db.prepare<[string, string, number], ExecRow>(
-    'SELECT * FROM executions WHERE agency_id = ? AND agent_id = ? ORDER BY started_at DESC, id DESC LIMIT ?',
+  const list = db.prepare<[string, string, string, number], ExecRow>(
+    'SELECT * FROM executions WHERE agency_id = ? AND agent_id = ? AND kind = ? ORDER BY started_at DESC, id DESC LIMIT ?',
+  );
+  const failedRuns = db.prepare<{ agencyId: string; projects: string | null; limit: number }, ExecRow>(
+    `SELECT e.* FROM executions e JOIN campaigns c ON c.id = e.campaign_id
+     WHERE e.agency_id = @agencyId AND e.status = 'failed' AND e.kind = 'run' AND e.retried_by IS NULL
+       AND (@projects IS NULL OR c.project_id IN (SELECT value FROM json_each(@projects)))
+     ORDER BY e.started_at DESC, e.id DESC LIMIT @limit`,
+  );
+  const inFlight = db.prepare<[string, string], { version: number; n: number }>(
+    "SELECT graph_version AS version, count(*) AS n FROM executions WHERE agency_id = ? AND campaign_id = ? AND status = 'running' AND kind = 'run' GROUP BY graph_version ORDER BY graph_version",
   );
   const steps = db.prepare<[string], StepRow>('SELECT * FROM execution_steps WHERE execution_id = ? ORDER BY seq');
   const stepStart = db.prepare(
@@ -98,6 +110,7 @@ export function executionsRepo(db: Db) {
     db.prepare('DELETE FROM run_inputs WHERE agency_id = @agencyId AND workflow_id = (SELECT workflow_id FROM executions WHERE agency_id = @agencyId AND id = @retryId)'),
     db.prepare('DELETE FROM executions WHERE agency_id = @agencyId AND id = @retryId'),
   ];
+  const byId = db.prepare<[string], ExecRow & { agency_id: string }>('SELECT * FROM executions WHERE id = ?');
   const finish = db.prepare('UPDATE executions SET status = ?, error = ?, finished_at = ? WHERE id = ?');
 
   const hydrate = (r: ExecRow): Execution => ({
@@ -112,6 +125,7 @@ export function executionsRepo(db: Db) {
     error: r.error,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
+    kind: r.kind === 'test' ? 'test' : 'run',
     retryOf: r.retry_of,
     retriedBy: r.retried_by,
     steps: steps.all(r.id).map((s) => ({
@@ -129,9 +143,15 @@ export function executionsRepo(db: Db) {
   });
 
   return {
-    create(e: { id: string; agencyId: string; workflowId: string; campaignId: string; agentId: string; callId: string; outcome: string; graphVersion: number; retryOf?: string }) {
-      insert.run({ ...e, retryOf: e.retryOf ?? null, startedAt: nowIso() });
+    create(e: { id: string; agencyId: string; workflowId: string; campaignId: string; agentId: string; callId: string; outcome: string; graphVersion: number; retryOf?: string; kind?: 'run' | 'test' }) {
+      insert.run({ ...e, retryOf: e.retryOf ?? null, kind: e.kind ?? 'run', startedAt: nowIso() });
     },
+    /** Failed real runs not yet retried, newest first, across the agency's campaigns (or these projects'). */
+    listFailed(agencyId: string, projectIds: readonly string[] | null, limit: number): Execution[] {
+      return failedRuns.all({ agencyId, projects: projectIds ? JSON.stringify(projectIds) : null, limit }).map(hydrate);
+    },
+    /** Real runs still running on a campaign, per pinned graph version. */
+    inFlight: (agencyId: string, campaignId: string) => inFlight.all(agencyId, campaignId),
     /**
      * Links a failed run to its retry, atomically: false when the run is not failed or another
      * retry of it already claimed it (so two concurrent retries never both start).
@@ -158,8 +178,8 @@ export function executionsRepo(db: Db) {
       const r = firstOfCall.get(agencyId, callId);
       return r ? hydrate(r) : undefined;
     },
-    listByAgent(agencyId: string, agentId: string, limit: number): Execution[] {
-      return list.all(agencyId, agentId, limit).map(hydrate);
+    listByAgent(agencyId: string, agentId: string, limit: number, kind: 'run' | 'test' = 'run'): Execution[] {
+      return list.all(agencyId, agentId, kind, limit).map(hydrate);
     },
     stepStarted(s: { executionId: string; seq: number; nodeId: string; nodeType: string; attempt: number; input: unknown }) {
       stepStart.run({ ...s, input: json(s.input), at: nowIso() });
@@ -169,6 +189,11 @@ export function executionsRepo(db: Db) {
     },
     finish(id: string, status: string, error: string | null) {
       finish.run(status, error, nowIso(), id);
+    },
+    /** By id alone: the worker's execution log knows only the id it was given. */
+    byIdAnyAgency(id: string): (Execution & { agencyId: string }) | undefined {
+      const r = byId.get(id);
+      return r ? { ...hydrate(r), agencyId: r.agency_id } : undefined;
     },
   };
 }

@@ -232,6 +232,9 @@ export function leadsRepo(db: Db) {
     'DELETE FROM leads WHERE agency_id = ? AND project_id = ? AND live = 1 RETURNING id',
   );
 
+  const perStep = db.prepare<[string, string], { step: number; n: number }>(
+    'SELECT cadence_step AS step, count(*) AS n FROM leads WHERE agency_id = ? AND campaign_id = ? AND live = 1 GROUP BY cadence_step ORDER BY cadence_step',
+  );
   const recordContactEvent = db.prepare(
     'INSERT INTO contact_events (signature, agency_id, location_id, contact_id, type, received_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
   );
@@ -304,6 +307,8 @@ export function leadsRepo(db: Db) {
       const rows = total > q.offset ? (st.page.all({ ...params, limit: q.limit, offset: q.offset }) as Row[]) : [];
       return { leads: rows.map(fromRow), total };
     },
+    /** Live leads of a campaign per cadence step. */
+    perStep: (agencyId: string, campaignId: string) => perStep.all(agencyId, campaignId),
     /** Records a signed contact event's signature; false when it was seen before (a replay). */
     recordContactEvent(signature: string, agencyId: string, locationId: string, contactId: string, type: string): boolean {
       return recordContactEvent.run(signature, agencyId, locationId, contactId, type, nowIso()).changes === 1;

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
 import { createRepos, type Repos, type Services } from '../../server/services.js';
 import { composeProviders, composeServices, composeVoice, composeWorker } from '../../server/compose.js';
+import { startAlertDispatcher } from '../../server/alerts/dispatcher.js';
 import { openDb, type Db } from '../../server/store/db.js';
 import { SCOPES, type Role, type Scope } from '../../server/store/api-keys.js';
 import { connectTemporal, type WorkflowStarter } from '../../server/temporal/client.js';
@@ -75,7 +76,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   let workerConn: { close(): Promise<void> } | null = null;
   const address = inject('temporalAddress');
   const startWorker = async (p: Ports) => {
-    const made = await composeWorker({ config, address, repos, ports: p, voice: opts.voice ?? sandbox!, bundle: { codePath: inject('workflowBundlePath') } });
+    const made = await composeWorker({ config, address, db, repos, ports: p, voice: opts.voice ?? sandbox!, bundle: { codePath: inject('workflowBundlePath') } });
     worker = made.worker;
     workerConn = made.connection;
     running = worker.run();
@@ -93,6 +94,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   }
 
   const services: Services = composeServices({ config, db, repos, providers, ports, temporal, logger });
+  const alerts = temporal ? startAlertDispatcher({ repos, temporal, taskQueue, logger, intervalMs: 200 }) : null;
   const server: Server = listen(createApp(services), 0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -138,6 +140,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
     },
     async close() {
       sandbox?.close();
+      alerts?.stop();
       await new Promise<void>((r) => server.close(() => r()));
       await stopWorker();
       await temporal?.close();

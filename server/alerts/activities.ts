@@ -1,0 +1,77 @@
+import type { Messaging } from '../../engine/ports.js';
+import type { AlertActivities, AlertInput } from '../../engine/workflows/alert-types.js';
+import type { Config } from '../config.js';
+import type { Repos } from '../services.js';
+import type { Alert } from '../store/alerts.js';
+import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../routes/events.js';
+import { editorLink, runLink } from './links.js';
+
+/** The alert as the agency receives it: what happened, where, and a link to open it. */
+export function alertBody(config: Config, a: Alert) {
+  const p = a.payload as Record<string, string | undefined>;
+  const link =
+    a.kind === 'run.failed' && p.agentId && p.campaignId && p.executionId
+      ? runLink(config, { agentId: p.agentId, campaignId: p.campaignId, executionId: p.executionId })
+      : editorLink(config, `/projects/${encodeURIComponent(p.locationId ?? '')}`);
+  return { id: a.id, type: a.kind, agencyId: a.agencyId, occurredAt: a.createdAt, ...a.payload, link };
+}
+
+function subjectOf(a: Alert): string {
+  const p = a.payload as Record<string, string | undefined>;
+  return a.kind === 'run.failed'
+    ? `A post-call run failed (${p.outcome ?? 'call'} ${p.callId ?? ''})`.trim()
+    : `Project ${p.businessName ?? p.locationId ?? ''} is disconnected from its CRM`;
+}
+
+/**
+ * The alert workflow's activities: the signed webhook (our own signature scheme, with the agency's
+ * signing secret, so receivers verify alerts as we verify events) and the email, through the
+ * sandbox carrier. Every attempt is recorded on the alert row.
+ */
+export function createAlertActivities(deps: { config: Config; repos: Repos; email: Messaging; fetch?: typeof fetch }): AlertActivities {
+  const doFetch = deps.fetch ?? fetch;
+  const load = (i: AlertInput) => {
+    const alert = deps.repos.alerts.get(i.agencyId, i.alertId);
+    if (!alert) throw new Error(`alert ${i.alertId} of ${i.agencyId} is not stored`);
+    return alert;
+  };
+  return {
+    async deliverAlertWebhook(i) {
+      const alert = load(i);
+      const url = deps.repos.agencies.settings(i.agencyId).alertWebhookUrl;
+      if (!url) return 'not-configured';
+      const raw = JSON.stringify(alertBody(deps.config, alert));
+      const secret = deps.repos.agencies.get(i.agencyId)!.signingSecret;
+      let failure: string;
+      try {
+        const res = await doFetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [AGENCY_HEADER]: i.agencyId, [SIGNATURE_HEADER]: signPayload(secret, raw), 'X-Alert-Id': alert.id },
+          body: raw,
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (res.ok) {
+          deps.repos.alerts.markDelivered(i.agencyId, i.alertId);
+          return 'delivered';
+        }
+        failure = `the alert URL answered ${res.status}`;
+      } catch (err) {
+        failure = `the alert URL could not be reached: ${(err as Error).message}`;
+      }
+      deps.repos.alerts.noteFailedAttempt(i.agencyId, i.alertId, failure);
+      throw new Error(failure);
+    },
+    async emailAlert(i) {
+      const alert = load(i);
+      const to = deps.repos.agencies.settings(i.agencyId).alertEmail;
+      if (!to) return 'not-configured';
+      const body = alertBody(deps.config, alert);
+      await deps.email.sendEmail(
+        { agencyId: i.agencyId, locationId: 'agency', idempotencyKey: `alert:${alert.id}:email` },
+        { contactId: '', to, subject: subjectOf(alert), body: `${subjectOf(alert)}.\n\n${JSON.stringify(alert.payload, null, 2)}\n\nOpen it: ${body.link}` },
+      );
+      deps.repos.alerts.markEmailed(i.agencyId, i.alertId);
+      return 'delivered';
+    },
+  };
+}

@@ -136,6 +136,12 @@ describe('the CRM loader', () => {
     pending[4]!.reject(new ApiError(409, { error: 'CONFLICT', message: 'something else' }));
     await settle();
     expect(crm.getState().loads.calendars).toMatchObject({ failure: { kind: 'failed' } });
+
+    // Opening a workflow of the agent again forgets the failures, not the lists read fine.
+    crm.getState().forgetFailures();
+    expect(crm.getState().loads).toMatchObject({ pipelines: { status: 'done' }, calendars: { status: 'idle' }, customValues: { status: 'idle' } });
+    crm.getState().load('calendars');
+    expect(calls).toEqual(['pipelines', 'calendars', 'customValues', 'pipelines', 'calendars', 'calendars']);
   });
 
   it('a late answer to an older read never overwrites a newer one', async () => {

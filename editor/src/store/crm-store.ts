@@ -39,6 +39,8 @@ export interface CrmState {
   load(resource: CrmResource): void;
   /** fetches it again (Refresh, Retry) */
   refresh(resource: CrmResource): void;
+  /** forgets failed reads, so the next form that asks reads again (lists read fine are kept) */
+  forgetFailures(): void;
 }
 export type CrmStore = ReturnType<typeof createCrmStore>;
 
@@ -72,16 +74,25 @@ export function createCrmStore(fetchers: CrmFetchers) {
       refresh(r) {
         fetchNow(r);
       },
+      forgetFailures() {
+        const loads = { ...get().loads };
+        for (const r of CRM_RESOURCES) if (loads[r].status === 'error') loads[r] = { status: 'idle' };
+        set({ loads });
+      },
     };
   });
 }
 
 const perAgent = new Map<string, CrmStore>();
 
-/** The agent's CRM store for this page's life (per signed-in key): campaigns of one agent share it. */
+/**
+ * The agent's CRM store for this page's life (per signed-in key): campaigns of one agent share the
+ * lists it read. Opening a workflow again gives what failed another chance (say, after a reconnect).
+ */
 export function crmStoreFor(agentId: string): CrmStore {
   const key = `${session.get() ?? ''}|${agentId}`;
   let store = perAgent.get(key);
   if (!store) perAgent.set(key, (store = createCrmStore(crmApi(agentId))));
+  else store.getState().forgetFailures();
   return store;
 }

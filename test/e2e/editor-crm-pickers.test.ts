@@ -9,7 +9,8 @@ import type { Browser, Page } from 'playwright-core';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { addStep, applyForm, newAgent, newPage, openEditor, recordWrites, save, shot, storedWorkflow, waitSaved, wfPath } from './editor-page.js';
+import { SCOPES } from '../../server/store/api-keys.js';
+import { addStep, applyForm, canvasReady, newAgent, newPage, openEditor, recordWrites, save, shot, signIn, storedWorkflow, waitSaved, wfPath } from './editor-page.js';
 
 let h: Harness;
 let browser: Browser;
@@ -303,6 +304,27 @@ describe('CRM pickers in the step forms', () => {
     await expect.poll(() => optionTexts(page, 'field-calendarId')).toEqual(["The campaign's calendar", 'Main calendar']);
     await page.getByTestId('crm-failed').waitFor({ state: 'detached' });
     expect(errors.filter((e) => !/Failed to load resource: the server responded with a status of 502/.test(e))).toEqual([]);
+    await page.close();
+  });
+
+  it('a key without crm:read: the form says so and the ids are typed', async () => {
+    const { agentId } = await newAgent(h, locationId, 'No CRM scope agent');
+    const key = h.key({ scopes: SCOPES.filter((s) => s !== 'crm:read') });
+    const page = await newPage(browser);
+    const errors = recordConsoleErrors(page);
+    await page.goto(`${h.url}/editor/agents/${agentId}`);
+    await signIn(page, key);
+    await canvasReady(page);
+
+    const step = await addStep(page, 'lane-add-SUCCESS', 'move-stage');
+    await expect.poll(() => page.getByTestId('crm-forbidden').textContent()).toContain('This API key may not read the CRM (it needs the crm:read scope)');
+    await page.getByTestId('field-pipelineId').fill('pl_patients');
+    await page.getByTestId('field-stageId').fill('st_new');
+    await applyForm(page);
+    await save(page);
+    await waitSaved(page, 1);
+    expect((await storedWorkflow(h, agentId)).nodes.find((n) => n.id === step)?.config).toEqual({ pipelineId: 'pl_patients', stageId: 'st_new' });
+    expect(errors.filter((e) => !/Failed to load resource: the server responded with a status of 403/.test(e))).toEqual([]);
     await page.close();
   });
 });

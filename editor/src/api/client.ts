@@ -21,6 +21,10 @@ export class ApiError extends Error {
   get isValidation() {
     return this.status === 400;
   }
+  /** the project must be reconnected to its CRM before CRM data can be read */
+  get isDisconnected() {
+    return this.status === 409 && this.body?.code === 'Disconnected';
+  }
 }
 
 /** Called on every 401 so the app can go back to sign-in. */

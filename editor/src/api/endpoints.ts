@@ -1,6 +1,6 @@
 /** Every public endpoint the editor calls, typed. Nothing here knows about React. */
 import { api, apiText } from './client';
-import type { Agent, Campaign, CustomField, CustomValue, Execution, Project, VersionSummary, Warning, Workflow } from './types';
+import type { Agent, Campaign, CrmCalendar, CustomField, CustomValue, Execution, Pipeline, Project, VersionSummary, Warning, Workflow } from './types';
 import type { PatchNode, PutEdge, PutNode } from '../../../schemas/workflow';
 
 const enc = encodeURIComponent;
@@ -14,9 +14,23 @@ export const projectsApi = {
 export const agentsApi = {
   list: (locationId?: string) => api<{ data: Agent[] }>('GET', `/api/agent-builder/agents${locationId ? `?locationId=${enc(locationId)}` : ''}`).then((r) => r.data),
   get: (id: string) => api<{ data: Agent }>('GET', `/api/agent-builder/agents/${enc(id)}`).then((r) => r.data),
-  customValues: (id: string) => api<{ values: CustomValue[] }>('GET', `/api/agent-builder/agents/${enc(id)}/crm-custom-values`).then((r) => r.values),
-  customFields: (id: string) => api<{ fields: CustomField[] }>('GET', `/api/agent-builder/agents/${enc(id)}/crm-custom-fields`).then((r) => r.fields),
 };
+
+/**
+ * Reads of the agent's project's CRM (scope `crm:read`): the real location when the project is
+ * connected to one, the sandbox otherwise. A project that must be reconnected answers 409 with
+ * `code: "Disconnected"` (`ApiError.isDisconnected`).
+ */
+export function crmApi(agentId: string) {
+  const agent = `/api/agent-builder/agents/${enc(agentId)}`;
+  return {
+    pipelines: () => api<{ data: Pipeline[] }>('GET', `${agent}/crm/pipelines`).then((r) => r.data),
+    calendars: () => api<{ data: CrmCalendar[] }>('GET', `${agent}/crm/calendars`).then((r) => r.data),
+    customFields: () => api<{ fields: CustomField[] }>('GET', `${agent}/crm-custom-fields`).then((r) => r.fields),
+    customValues: () => api<{ values: CustomValue[] }>('GET', `${agent}/crm-custom-values`).then((r) => r.values),
+  };
+}
+export type CrmApi = ReturnType<typeof crmApi>;
 
 /** Which workflow: the agent's primary campaign, or a named one (locationId and campaignId go together). */
 export interface WorkflowTarget {

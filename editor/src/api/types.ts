@@ -112,3 +112,16 @@ export interface CustomField {
   placeholder: string;
   dataType: string;
 }
+
+/** A pipeline of the project's CRM location with its stages (`GET …/agents/{id}/crm/pipelines`). */
+export interface Pipeline {
+  id: string;
+  name: string;
+  stages: { id: string; name: string }[];
+}
+
+/** A calendar of the project's CRM location (`GET …/agents/{id}/crm/calendars`). */
+export interface CrmCalendar {
+  id: string;
+  name: string;
+}

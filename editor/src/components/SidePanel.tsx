@@ -1,6 +1,5 @@
 /** The right-hand panel: the selected step's form, warnings, digest, version history and runs, as tabs. */
 import { lazy, Suspense, useRef, type KeyboardEvent } from 'react';
-import { useFormContext } from '../hooks/use-form-context';
 import type { StepNode } from '../model/types';
 import { isStepNode } from '../model/types';
 import type { Tab } from '../store/editor-store';
@@ -23,7 +22,6 @@ const TABS: { id: Tab; label: string }[] = [
 ];
 
 function SelectedStep() {
-  const ctx = useFormContext();
   const node = useEditor((s) => (s.selectedId ? (s.nodes.find((n) => n.id === s.selectedId && isStepNode(n)) as StepNode | undefined) : undefined));
   if (!node) {
     return (
@@ -34,7 +32,7 @@ function SelectedStep() {
   }
   return (
     <Suspense fallback={<p className="empty-note">Loading the form…</p>}>
-      <NodeForm key={node.id} node={node} ctx={ctx} />
+      <NodeForm key={node.id} node={node} />
     </Suspense>
   );
 }

@@ -30,8 +30,11 @@ const CALL_STANDARD: Token[] = [
   { token: '{{call.dateTime}}', label: 'Call time' },
 ];
 
+/** A custom field's path under `contact.` (the CRM may give the key with or without it). */
+export const contactPath = (f: Pick<CustomField, 'fieldKey'>) => (f.fieldKey.startsWith('contact.') ? f.fieldKey : `contact.${f.fieldKey}`);
+
 export function tokenGroups(agent: Pick<Agent, 'postCallFields'> | null, values: readonly CustomValue[], fields: readonly CustomField[]): TokenGroup[] {
-  const contact = [...CONTACT_STANDARD, ...fields.map((f) => ({ token: wrap(f.fieldKey.startsWith('contact.') ? f.fieldKey : `contact.${f.fieldKey}`), label: f.name }))];
+  const contact = [...CONTACT_STANDARD, ...fields.map((f) => ({ token: wrap(contactPath(f)), label: f.name }))];
   const custom = values.map((v) => ({ token: wrap(v.fieldKey || v.placeholder), label: v.name }));
   const call = [...CALL_STANDARD, ...(agent?.postCallFields ?? []).map((f) => ({ token: `{{call.fields.${f.name}}}`, label: `Call field: ${f.name}` }))];
   const groups: TokenGroup[] = [
@@ -51,7 +54,7 @@ export function fieldPaths(agent: Pick<Agent, 'postCallFields'> | null, fields: 
     'contact.tags',
     'contact.firstName',
     'contact.email',
-    ...fields.map((f) => (f.fieldKey.startsWith('contact.') ? f.fieldKey : `contact.${f.fieldKey}`)),
+    ...fields.map(contactPath),
   ]);
 }
 

@@ -13,6 +13,7 @@ import { useKeyboardShortcuts } from '../hooks/use-keyboard-shortcuts';
 import { useUnsavedGuard } from '../hooks/use-unsaved-guard';
 import type { Clipboard } from '../model/graph-ops';
 import { linkProps, navigate, type Route } from '../routing';
+import { crmStoreFor } from '../store/crm-store';
 import { openEditorStore } from '../store/editor-store';
 import type { Campaign } from '../api/types';
 import { EditorStoreProvider, useEditor } from '../store/context';
@@ -47,7 +48,7 @@ async function load(route: AgentRoute) {
   ]);
   const campaign = campaigns.find((c) => c.id === workflow.campaignId) ?? null;
   // Laid out before the canvas is drawn: steps are drawn once, where they belong.
-  const store = await openEditorStore({ api: workflowApi(target), target, agent, campaign, clipboard: browserClipboard }, workflow);
+  const store = await openEditorStore({ api: workflowApi(target), target, agent, campaign, crm: crmStoreFor(agent.id), clipboard: browserClipboard }, workflow);
   return { agent, workflow, campaigns, project, store };
 }
 

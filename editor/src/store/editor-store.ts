@@ -11,6 +11,7 @@ import { computeWarnings } from '../../../engine/graph/warnings';
 import { ApiError } from '../api/client';
 import type { WorkflowApi, WorkflowTarget } from '../api/endpoints';
 import type { Agent, Campaign, Execution, Warning, Workflow } from '../api/types';
+import type { CrmStore } from './crm-store';
 import { diffGraphs, type GraphDiff } from '../model/diff';
 import { buildEdges, buildNodes, graphFromFlow, graphFromWorkflow, handlesInUse, laneList, pinnedOf, predecessorOf } from '../model/flow';
 import * as ops from '../model/graph-ops';
@@ -29,6 +30,8 @@ export interface EditorDeps {
   agent: Agent;
   /** the campaign record, when the key may read it (caller ID and calendar for warnings) */
   campaign: Campaign | null;
+  /** the agent's CRM reads for the forms' pickers, fetched when a form asks */
+  crm: CrmStore;
   /** the clipboard shared by editors in this browser */
   clipboard?: { read(): Clipboard | null; write(c: Clipboard): void };
 }

@@ -1,10 +1,17 @@
 /** Labelled inputs for the step forms: every control has a label, errors are tied with aria-describedby. */
 import { useId, useRef, type ReactNode } from 'react';
+import type { Choice } from '../../model/crm';
 import { insertAt, type TokenGroup } from '../../model/tokens';
+import { Icon } from '../Icon';
 
-function Help({ id, error, hint }: { id: string; error?: string | undefined; hint?: ReactNode }) {
+function Help({ id, error, hint, warning }: { id: string; error?: string | undefined; hint?: ReactNode; warning?: string | null }) {
   return (
     <>
+      {warning && !error && (
+        <p className="field-warning" id={`${id}-warning`} data-testid="field-warning">
+          <Icon name="warning" size={12} /> {warning}
+        </p>
+      )}
       {hint && !error && (
         <p className="field-hint" id={`${id}-hint`}>
           {hint}
@@ -19,7 +26,8 @@ function Help({ id, error, hint }: { id: string; error?: string | undefined; hin
   );
 }
 
-const describedBy = (id: string, error?: string, hint?: ReactNode) => (error ? `${id}-error` : hint ? `${id}-hint` : undefined);
+const describedBy = (id: string, error?: string, hint?: ReactNode, warning?: string | null) =>
+  error ? `${id}-error` : [warning && `${id}-warning`, hint && `${id}-hint`].filter(Boolean).join(' ') || undefined;
 
 export function TextField(props: {
   label: string;
@@ -66,6 +74,55 @@ export function SelectField<T extends string>(props: { label: string; value: T; 
           </option>
         ))}
       </select>
+    </div>
+  );
+}
+
+/**
+ * A select of named choices that stores the value (an id). `empty` labels the '' choice; while
+ * `loading`, it holds only the stored value (still focusable, so the keyboard path is the same).
+ */
+export function PickerField(props: {
+  label: string;
+  value: string;
+  options: readonly Choice[];
+  onChange: (v: string) => void;
+  empty: string;
+  loading?: string | null;
+  error?: string | undefined;
+  warning?: string | null;
+  hint?: ReactNode;
+  testId?: string;
+}) {
+  const id = useId();
+  const loading = !!props.loading;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <select
+        id={id}
+        value={props.value}
+        aria-busy={loading || undefined}
+        aria-invalid={!!props.error}
+        aria-describedby={describedBy(id, props.error, props.hint, props.warning)}
+        data-testid={props.testId}
+        data-unknown={props.options.some((o) => o.unknown && o.value === props.value) || undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+      >
+        {loading ? (
+          <option value={props.value}>{props.loading}</option>
+        ) : (
+          <>
+            <option value="">{props.empty}</option>
+            {props.options.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </>
+        )}
+      </select>
+      <Help id={id} error={props.error} hint={props.hint} warning={loading ? null : props.warning} />
     </div>
   );
 }

@@ -1,15 +1,14 @@
 /** One form per step type. Each edits a config object; the side panel validates it with the JSON Schema. */
 import type { ComponentType } from 'react';
-import type { TokenGroup } from '../../model/tokens';
+import { useFieldPaths, useTokens } from '../../hooks/use-crm';
 import type { Condition, NodeConfigs, NodeType, SwitchCase } from '../../model/types';
 import { errorAt, type FieldError } from '../../model/validation';
+import { fieldPaths } from '../../model/tokens';
+import { useEditor } from '../../store/context';
+import type { CrmResource } from '../../store/crm-store';
 import { ConditionsEditor, MatchField } from './ConditionsEditor';
+import { CalendarField, ContactFieldField, PipelineStageFields } from './crm-fields';
 import { TextField, TokenTextField } from './fields';
-
-export interface FormContext {
-  tokens: TokenGroup[];
-  fieldPaths: string[];
-}
 
 /** A form edits a possibly incomplete config (the form's working copy; the schema says when it is complete). */
 export type Loose<C> = { [K in keyof C]?: C[K] };
@@ -18,7 +17,6 @@ export interface FormProps<T extends NodeType> {
   value: Loose<NodeConfigs[T]>;
   onChange: (next: Loose<NodeConfigs[T]>) => void;
   errors: readonly FieldError[];
-  ctx: FormContext;
 }
 
 /** Drops keys whose value is '' or undefined, so optional fields left blank are not sent. */
@@ -45,37 +43,34 @@ function TagsForm({ value, onChange, errors }: FormProps<'add-tag'>) {
   );
 }
 
-function SetFieldForm({ value, onChange, errors, ctx }: FormProps<'set-field'>) {
-  const listId = 'set-field-paths';
+function SetFieldForm({ value, onChange, errors }: FormProps<'set-field'>) {
+  const tokens = useTokens();
   return (
     <>
-      <datalist id={listId}>
-        {ctx.fieldPaths
-          .filter((p) => p.startsWith('contact.'))
-          .map((p) => (
-            <option key={p} value={p} />
-          ))}
-      </datalist>
-      <TextField label="Contact field" placeholder="contact.callback_time" list={listId} value={value.field ?? ''} error={errorAt(errors, 'field')} testId="field-field" onChange={(v) => onChange({ ...value, field: v })} />
-      <TokenTextField label="Value" tokens={ctx.tokens} value={value.value === undefined || value.value === null ? '' : String(value.value)} error={errorAt(errors, 'value')} testId="field-value" onChange={(v) => onChange({ ...value, value: v })} />
+      <ContactFieldField field={value.field ?? ''} error={errorAt(errors, 'field')} onChange={(field) => onChange({ ...value, field })} />
+      <TokenTextField label="Value" tokens={tokens} value={value.value === undefined || value.value === null ? '' : String(value.value)} error={errorAt(errors, 'value')} testId="field-value" onChange={(v) => onChange({ ...value, value: v })} />
     </>
   );
 }
 
 function MoveStageForm({ value, onChange, errors }: FormProps<'move-stage'>) {
   return (
-    <>
-      <TextField label="Pipeline ID" value={value.pipelineId ?? ''} error={errorAt(errors, 'pipelineId')} testId="field-pipelineId" onChange={(v) => onChange({ ...value, pipelineId: v })} />
-      <TextField label="Stage ID" placeholder="Booked" value={value.stageId ?? ''} error={errorAt(errors, 'stageId')} testId="field-stageId" onChange={(v) => onChange({ ...value, stageId: v })} />
-    </>
+    <PipelineStageFields
+      pipelineId={value.pipelineId ?? ''}
+      stageId={value.stageId ?? ''}
+      errors={{ pipelineId: errorAt(errors, 'pipelineId'), stageId: errorAt(errors, 'stageId') }}
+      onChange={(ids) => onChange({ ...value, ...ids })}
+    />
   );
 }
 
-function NoteForm({ value, onChange, errors, ctx }: FormProps<'add-note'>) {
-  return <TokenTextField label="Note" multiline tokens={ctx.tokens} value={value.body ?? ''} maxLength={10000} error={errorAt(errors, 'body')} testId="field-body" onChange={(v) => onChange({ ...value, body: v })} />;
+function NoteForm({ value, onChange, errors }: FormProps<'add-note'>) {
+  const tokens = useTokens();
+  return <TokenTextField label="Note" multiline tokens={tokens} value={value.body ?? ''} maxLength={10000} error={errorAt(errors, 'body')} testId="field-body" onChange={(v) => onChange({ ...value, body: v })} />;
 }
 
-function SmsForm({ value, onChange, errors, ctx }: FormProps<'send-sms'>) {
+function SmsForm({ value, onChange, errors }: FormProps<'send-sms'>) {
+  const tokens = useTokens();
   const body = value.body ?? '';
   const segments = Math.max(1, Math.ceil(body.length / 160));
   return (
@@ -83,7 +78,7 @@ function SmsForm({ value, onChange, errors, ctx }: FormProps<'send-sms'>) {
       <TokenTextField
         label="Message"
         multiline
-        tokens={ctx.tokens}
+        tokens={tokens}
         value={body}
         maxLength={1600}
         hint={`${segments} SMS segment${segments === 1 ? '' : 's'} before tokens are filled in.`}
@@ -105,28 +100,30 @@ function SmsForm({ value, onChange, errors, ctx }: FormProps<'send-sms'>) {
   );
 }
 
-function EmailForm({ value, onChange, errors, ctx }: FormProps<'send-email'>) {
+function EmailForm({ value, onChange, errors }: FormProps<'send-email'>) {
+  const tokens = useTokens();
   return (
     <>
-      <TokenTextField label="Subject" tokens={ctx.tokens} value={value.subject ?? ''} error={errorAt(errors, 'subject')} testId="field-subject" onChange={(v) => onChange({ ...value, subject: v })} />
-      <TokenTextField label="Body" multiline rows={6} tokens={ctx.tokens} value={value.body ?? ''} error={errorAt(errors, 'body')} testId="field-body" onChange={(v) => onChange({ ...value, body: v })} />
-      <TokenTextField label="To (optional)" tokens={ctx.tokens} hint="The contact's email when empty." value={value.to ?? ''} error={errorAt(errors, 'to')} testId="field-to" onChange={(v) => onChange(compact({ ...value, to: v }))} />
+      <TokenTextField label="Subject" tokens={tokens} value={value.subject ?? ''} error={errorAt(errors, 'subject')} testId="field-subject" onChange={(v) => onChange({ ...value, subject: v })} />
+      <TokenTextField label="Body" multiline rows={6} tokens={tokens} value={value.body ?? ''} error={errorAt(errors, 'body')} testId="field-body" onChange={(v) => onChange({ ...value, body: v })} />
+      <TokenTextField label="To (optional)" tokens={tokens} hint="The contact's email when empty." value={value.to ?? ''} error={errorAt(errors, 'to')} testId="field-to" onChange={(v) => onChange(compact({ ...value, to: v }))} />
     </>
   );
 }
 
-function AppointmentForm({ value, onChange, errors, ctx }: FormProps<'book-appointment'>) {
+function AppointmentForm({ value, onChange, errors }: FormProps<'book-appointment'>) {
   const listId = 'appointment-fields';
+  const agent = useEditor((s) => s.deps.agent);
   return (
     <>
       <datalist id={listId}>
-        {ctx.fieldPaths
+        {fieldPaths(agent, [])
           .filter((p) => p.startsWith('call.fields.'))
           .map((p) => (
             <option key={p} value={p.slice('call.fields.'.length)} />
           ))}
       </datalist>
-      <TextField label="Calendar ID (optional)" hint="The campaign's calendar when empty." value={value.calendarId ?? ''} error={errorAt(errors, 'calendarId')} testId="field-calendarId" onChange={(v) => onChange(compact({ ...value, calendarId: v }))} />
+      <CalendarField calendarId={value.calendarId ?? ''} error={errorAt(errors, 'calendarId')} onChange={(v) => onChange(compact({ ...value, calendarId: v }))} />
       <TextField
         label="Start time from call field (optional)"
         placeholder="appointment_time"
@@ -149,7 +146,8 @@ function AppointmentForm({ value, onChange, errors, ctx }: FormProps<'book-appoi
   );
 }
 
-function IfForm({ value, onChange, errors, ctx }: FormProps<'if'>) {
+function IfForm({ value, onChange, errors }: FormProps<'if'>) {
+  const paths = useFieldPaths();
   return (
     <>
       <MatchField value={value.match} onChange={(match) => onChange({ ...value, match })} />
@@ -157,7 +155,7 @@ function IfForm({ value, onChange, errors, ctx }: FormProps<'if'>) {
         path="conditions"
         conditions={(value.conditions ?? []) as Condition[]}
         errors={errors}
-        fieldPaths={ctx.fieldPaths}
+        fieldPaths={paths}
         testId="if-conditions"
         onChange={(conditions) => onChange({ ...value, conditions: conditions as NodeConfigs['if']['conditions'] })}
       />
@@ -173,7 +171,8 @@ function newCaseId(cases: readonly SwitchCase[]): string {
   return `case-${n}`;
 }
 
-function SwitchForm({ value, onChange, errors, ctx }: FormProps<'switch'>) {
+function SwitchForm({ value, onChange, errors }: FormProps<'switch'>) {
+  const paths = useFieldPaths();
   const cases = (value.cases ?? []) as SwitchCase[];
   const set = (next: SwitchCase[]) => onChange({ ...value, cases: next as NodeConfigs['switch']['cases'] });
   return (
@@ -190,7 +189,7 @@ function SwitchForm({ value, onChange, errors, ctx }: FormProps<'switch'>) {
             testIdPrefix={`case-${i}-`}
             conditions={c.conditions as Condition[]}
             errors={errors}
-            fieldPaths={ctx.fieldPaths}
+            fieldPaths={paths}
             onChange={(conditions) => set(cases.map((x, k) => (k === i ? ({ ...x, conditions } as SwitchCase) : x)))}
           />
           <button type="button" className="link-button danger" disabled={cases.length <= 1} onClick={() => set(cases.filter((_, k) => k !== i))}>
@@ -222,4 +221,18 @@ export const STEP_FORMS: { [T in NodeType]: ComponentType<FormProps<T>> } = {
   'book-appointment': AppointmentForm,
   if: IfForm,
   switch: SwitchForm,
+};
+
+/** What each form reads from the CRM (its notice says when that cannot be read). */
+export const STEP_CRM_READS: { [T in NodeType]: readonly CrmResource[] } = {
+  'add-tag': [],
+  'remove-tag': [],
+  'set-field': ['customFields', 'customValues'],
+  'move-stage': ['pipelines'],
+  'add-note': ['customValues', 'customFields'],
+  'send-sms': ['customValues', 'customFields'],
+  'send-email': ['customValues', 'customFields'],
+  'book-appointment': ['calendars'],
+  if: ['customFields'],
+  switch: ['customFields'],
 };

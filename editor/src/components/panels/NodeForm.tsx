@@ -9,9 +9,10 @@ import { isDraft } from '../../model/types';
 import { specOf } from '../../nodes/registry';
 import { useEditor } from '../../store/context';
 import { Icon } from '../Icon';
-import { STEP_FORMS, type FormContext, type FormProps } from '../forms/step-forms';
+import { CrmNotice } from '../forms/crm-fields';
+import { STEP_CRM_READS, STEP_FORMS, type FormProps } from '../forms/step-forms';
 
-export function NodeForm({ node, ctx }: { node: StepNode; ctx: FormContext }) {
+export function NodeForm({ node }: { node: StepNode }) {
   const spec = specOf(node.type);
   const updateNode = useEditor((s) => s.updateNode);
   const deleteNode = useEditor((s) => s.deleteNode);
@@ -91,6 +92,7 @@ export function NodeForm({ node, ctx }: { node: StepNode; ctx: FormContext }) {
         <label htmlFor={`label-${node.id}`}>Name (optional)</label>
         <input id={`label-${node.id}`} value={label} maxLength={200} placeholder={spec.title} data-testid="field-label" onChange={(e) => setLabel(e.target.value)} />
       </div>
+      <CrmNotice resources={STEP_CRM_READS[node.type]} />
       <div className="form-body">
         <Form
           value={config as never}
@@ -99,7 +101,6 @@ export function NodeForm({ node, ctx }: { node: StepNode; ctx: FormContext }) {
             setConfig(next as Record<string, unknown>);
           }}
           errors={showErrors ? errors : []}
-          ctx={ctx}
         />
       </div>
       {showErrors && errors.some((e) => e.path === '') && (

@@ -95,6 +95,7 @@ function pathOf(route: RouteDef, ids_: Record<string, string> = ids): string {
   const byName: Record<string, string> = {
     locationId: ids.location!, campaignId: ids.campaign!, agentId: ids.agent!, outcome: 'VOICEMAIL', nodeId: ids.node!,
     callId: ids.call!, number: encodeURIComponent(ids.number!), executionId: ids.execution!, version: '1', leadId: ids.lead!,
+    from: '0', to: '1', templateId: 'appointment-booking',
   };
   return route.path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
     if (name !== 'id') {
@@ -133,6 +134,10 @@ function bodyOf(route: RouteDef, ids_: Record<string, string> = ids): unknown {
     putVapiCredentials: () => ({ apiKey: vapi.apiKey }),
     rotateSigningSecret: () => ({ graceSeconds: 3600 }),
     registerPhoneNumber: () => ({ nickname: 'probe' }),
+    startWorkflowTestRun: () => ({ outcome: 'VOICEMAIL' }),
+    previewWorkflowImpact: () => ({ nodes: [], edges: [], dispositionEntries: {} }),
+    applyWorkflowTemplate: () => ({}),
+    retryFailedRuns: () => ({ executionIds: [ids.execution] }),
   };
   if (!route.body) return undefined;
   const make = bodies[route.operationId.replace(/ProjectScoped$/, '')];

@@ -1,4 +1,4 @@
-import { PutWorkflowBody } from './workflow.js';
+import { DocumentedPutWorkflowBody, PutWorkflowBody } from './workflow.js';
 
 const scalar = { type: ['string', 'number', 'boolean', 'null'] } as const;
 
@@ -93,3 +93,8 @@ export const TemplateSummary = {
   required: ['id', 'name', 'description', 'system', 'outcomes'],
   properties: { id: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, system: { type: 'string' }, outcomes: { type: 'array', items: { type: 'string' } } },
 } as const;
+
+export const DocumentedImpactBody = {
+  ...DocumentedPutWorkflowBody,
+  properties: { nodes: DocumentedPutWorkflowBody.properties.nodes, edges: DocumentedPutWorkflowBody.properties.edges, dispositionEntries: DocumentedPutWorkflowBody.properties.dispositionEntries },
+};

@@ -52,6 +52,11 @@ interface TypedRoute<P extends JSONSchema | undefined, Q extends JSONSchema | un
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * The body with every rule stated, for the OpenAPI document, where validation runs in two stages
+   * (this route's `body`, then a domain validator with the same rules, for clearer messages).
+   */
+  documentedBody?: object;
   responses: Record<number, Response>;
   /** create-style: an Idempotency-Key header replays the stored response */
   idempotent?: boolean;

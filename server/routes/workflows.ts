@@ -12,7 +12,7 @@ import { defineRoute, type Deprecation, type RouteDef } from '../http/route.js';
 import type { Caller } from '../http/request-context.js';
 import type { Services } from '../services.js';
 import { Id, ok } from '../../schemas/common.js';
-import { AppendNodesBody, PatchWorkflowBody, PutWorkflowBody, SwitchOutcomeBody, Warning, Workflow } from '../../schemas/workflow.js';
+import { AppendNodesBody, DocumentedAppendNodesBody, DocumentedPatchWorkflowBody, DocumentedPutWorkflowBody, PatchWorkflowBody, PutWorkflowBody, SwitchOutcomeBody, Warning, Workflow } from '../../schemas/workflow.js';
 import { asAppError, presentWorkflow, resolveTarget, warningsFor, type WorkflowTarget } from './workflow-target.js';
 import { executionRoutes } from './executions.js';
 
@@ -146,7 +146,7 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
     defineRoute({
       ...common, method: 'post', path: `${base}/outcomes/:outcome/nodes`, operationId: op('appendWorkflowNodes'),
       summary: "Append actions (or a router) to the end of an outcome's chain; ids, edges and layout are derived",
-      access: writeAccess, params: paramsSchema(scope, { outcome: { type: 'string', minLength: 1 } }), query: TargetQuery, body: AppendNodesBody, idempotent: true,
+      access: writeAccess, params: paramsSchema(scope, { outcome: { type: 'string', minLength: 1 } }), query: TargetQuery, body: AppendNodesBody, documentedBody: DocumentedAppendNodesBody, idempotent: true,
       responses: { 200: { description: 'stored; `warnings` name what will not act as expected', schema: AppendResponse } },
       handler: ({ ctx, caller, params, query, body }) => {
         const t = target(caller, ctx, params as never, query as never);
@@ -161,7 +161,7 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
     defineRoute({
       ...common, method: 'put', path: base, operationId: op('replaceWorkflow'),
       summary: 'Replace the whole graph: re-wire, position, build an if, save a draft, copy or restore',
-      access: writeAccess, params: paramsSchema(scope), query: TargetQuery, body: PutWorkflowBody,
+      access: writeAccess, params: paramsSchema(scope), query: TargetQuery, body: PutWorkflowBody, documentedBody: DocumentedPutWorkflowBody,
       responses: { 200: { description: 'the stored workflow', schema: WorkflowWithWarnings } },
       handler: ({ ctx, caller, params, query, body }) => {
         const t = target(caller, ctx, params as never, query as never);
@@ -173,7 +173,7 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
     defineRoute({
       ...common, method: 'patch', path: base, operationId: op('patchWorkflow'),
       summary: 'Merge messages, tags and settings into existing nodes (no graph change)',
-      access: writeAccess, params: paramsSchema(scope), query: TargetQuery, body: PatchWorkflowBody,
+      access: writeAccess, params: paramsSchema(scope), query: TargetQuery, body: PatchWorkflowBody, documentedBody: DocumentedPatchWorkflowBody,
       responses: { 200: { description: 'the stored workflow', schema: WorkflowWithWarnings } },
       handler: ({ ctx, caller, params, query, body }) => {
         const t = target(caller, ctx, params as never, query as never);

@@ -111,10 +111,16 @@ describe('agents (spec 2.11, 4.13)', () => {
   });
 
   it('list filters by agentType; get; PATCH keeps platform-managed post-call fields', async () => {
+    const desk = await h.api('POST', '/api/agent-builder/agents', { body: { name: 'Filter desk', agentType: 'inbound', locationId: ctx.locationId } });
+    expect(desk.status).toBe(200);
     const list = await h.api('GET', '/api/agent-builder/agents?agentType=inbound');
     expect(list.status).toBe(200);
     expectConforms(h.services, 'listAgents', 200, list.body);
-    expect(list.body.data.every((a: { agentType: string }) => a.agentType === 'inbound')).toBe(true);
+    const listed = list.body.data as { id: string; agentType: string }[];
+    // the inbound agent just made is listed, the outreach one of the fixture is not, and nothing else slips in
+    expect(listed.map((a) => a.id)).toContain(desk.body.data.id);
+    expect(listed.map((a) => a.id)).not.toContain(ctx.agentId);
+    for (const a of listed) expect(a.agentType).toBe('inbound');
     const patched = await h.api('PATCH', `/api/agent-builder/agents/${ctx.agentId}`, { body: { postCallFields: [{ name: 'insurance', type: 'text' }] } });
     expect(patched.status).toBe(200);
     expectConforms(h.services, 'updateAgent', 200, patched.body);
@@ -187,6 +193,15 @@ describe('phone numbers (spec 2.4, 4.5, 4.6)', () => {
     expect(refused.body).toMatchObject({ success: false, error: 'CONFLICT' });
     const viaPatch = await h.api('PATCH', `/api/agent-builder/projects/${other.locationId}/campaigns/${other.campaignId}`, { body: { fromNumbers: [] } });
     expect(viaPatch.status).toBe(409);
+    // neither refusal removed the number
+    expect(h.repos.campaigns.get(h.agencyId, other.campaignId)!.fromNumbers).toEqual([number]);
+    // once the campaign is stopped the number can go; the answer carries the record under data (spec 1)
+    expect((await h.api('PATCH', `/api/agent-builder/projects/${other.locationId}/campaigns/${other.campaignId}`, { body: { active: false } })).status).toBe(200);
+    const removed = await h.api('DELETE', `/api/agent-builder/phone-numbers/${encodeURIComponent(number)}/campaigns/${other.campaignId}`);
+    expect(removed.status, removed.text).toBe(200);
+    expect(removed.body.data.phoneNumber).toBe(number);
+    expect(h.repos.campaigns.get(h.agencyId, other.campaignId)!.fromNumbers).toEqual([]);
+    expect(h.repos.campaigns.get(h.agencyId, ctx.campaignId)!.fromNumbers).toContain(number);
     expect((await h.api('POST', `/api/agent-builder/phone-numbers/${encodeURIComponent('+15550000000')}/assign`, { body: { campaignId: other.campaignId } })).status).toBe(404);
     expect((await h.api('POST', '/api/agent-builder/phone-numbers/12345/assign', { body: { campaignId: other.campaignId } })).status).toBe(400);
   });

@@ -42,16 +42,44 @@ describe('workflow read and append (spec 4.12)', () => {
 
   it('accepts the outcome raw, in any case, or as the dashboard label; 400 when the agent can never emit it', async () => {
     const { agentId } = await createProjectAgentCampaign(h, { capabilityIds: ['add_tag'] });
-    for (const outcome of ['CALLBACK', 'callback', 'Call Back', 'callBack']) {
-      const r = await append(agentId, outcome, { nodes: [{ type: 'add-tag', config: { tags: [`t-${outcome.length}`] } }] });
+    const spellings: [string, string][] = [
+      ['voicemail', 'VOICEMAIL'], ['Voicemail', 'VOICEMAIL'], ['VOICEMAIL', 'VOICEMAIL'], ['voiceMail', 'VOICEMAIL'],
+      ['CALLBACK', 'CALLBACK'], ['callback', 'CALLBACK'], ['Call Back', 'CALLBACK'], ['callBack', 'CALLBACK'], ['call_back', 'CALLBACK'],
+      ['No Action', 'NO_ACTION'], ['noAction', 'NO_ACTION'], ['no_action', 'NO_ACTION'],
+    ];
+    const chain = (g: { edges: { source: string; target: string }[]; dispositionEntries: Record<string, string> }, key: string) => {
+      const ids: string[] = [];
+      for (let id: string | undefined = g.dispositionEntries[key]; id; id = g.edges.find((e) => e.source === id)?.target) ids.push(id);
+      return ids;
+    };
+    let version = 0;
+    const expected: Record<string, string[]> = {};
+    for (const [outcome, key] of spellings) {
+      const r = await append(agentId, outcome, { nodes: [{ type: 'add-tag', config: { tags: [`t-${outcome}`] } }] });
       expect(r.status, outcome).toBe(200);
+      const added = r.body.workflow.nodes.find((n: { config: { tags?: string[] } }) => n.config.tags?.[0] === `t-${outcome}`);
+      (expected[key] ??= []).push(added.id);
+      // What is stored, not only what the answer says: one more version, the step at the end of
+      // that outcome's chain, under the raw key and no other.
+      const stored = (await h.api('GET', wf(agentId))).body.data;
+      expect(stored.version, outcome).toBe(++version);
+      expect(Object.keys(stored.dispositionEntries).sort(), outcome).toEqual(Object.keys(expected).sort());
+      expect(chain(stored, key), outcome).toEqual(expected[key]);
     }
+    const versions = (await h.api('GET', `${wf(agentId)}/versions`)).body.data.map((v: { summary: string }) => v.summary);
+    expect(versions).toEqual(spellings.map(([, key]) => `appended 1 node to ${key}`).reverse());
+
+    const before = (await h.api('GET', wf(agentId))).body.data;
     const gated = await append(agentId, 'SUCCESS', { nodes: [{ type: 'add-tag', config: { tags: ['x'] } }] });
     expect(gated.status).toBe(400);
     expect(gated.body).toMatchObject({ success: false, error: 'VALIDATION' });
     expect(gated.body.message).toContain('SUCCESS');
-    const unknown = await append(agentId, 'WHATEVER', { nodes: [{ type: 'add-tag', config: { tags: ['x'] } }] });
-    expect(unknown.status).toBe(400);
+    for (const outcome of ['WHATEVER', 'voice mail box', 'SUCCESSFUL']) {
+      const unknown = await append(agentId, outcome, { nodes: [{ type: 'add-tag', config: { tags: ['x'] } }] });
+      expect(unknown.status, outcome).toBe(400);
+    }
+    // the refusals stored nothing
+    expect((await h.api('GET', wf(agentId))).body.data).toEqual(before);
   });
 
   it('refuses removed types, stand-ins and bad configs with a message naming node and field', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { expectConforms } from '../helpers/contract.js';
+import { rowsOf } from '../helpers/state.js';
 
 let h: Harness;
 let ctx: Awaited<ReturnType<typeof createProjectAgentCampaign>>;
@@ -32,6 +33,7 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
     [null, /cannot be null/],
     ['robocall', /not valid/],
   ])('refuses dialing %s on create and update', async (dialing, message) => {
+    const before = rowsOf(h.db, ['campaigns']);
     const create = await h.api('POST', base(), { body: { name: 'x', agentId: ctx.agentId, dialing } });
     expect(create.status).toBe(400);
     expect(create.body).toMatchObject({ success: false, error: 'VALIDATION' });
@@ -39,6 +41,8 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
     expect(create.body.message).toContain('s2l, s2l_pd, pd');
     const update = await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { dialing } });
     expect(update.status).toBe(400);
+    // no campaign was made, none was changed
+    expect(rowsOf(h.db, ['campaigns'])).toEqual(before);
   });
 
   it('a stored reactivation campaign still reads back as such, and re-sending it is refused', async () => {
@@ -47,7 +51,9 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
     const r = await h.api('GET', `${base()}/${ctx.campaignId}`);
     expect(r.body.data.dialing).toBe('reactivation');
     expectConforms(h.services, 'getCampaign', 200, r.body);
-    expect((await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { dialing: 'reactivation' } })).status).toBe(400);
+    const stored = h.repos.campaigns.get(h.agencyId, ctx.campaignId);
+    expect((await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { dialing: 'reactivation', name: 'not saved' } })).status).toBe(400);
+    expect(h.repos.campaigns.get(h.agencyId, ctx.campaignId)).toEqual(stored);
     const ok = await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { name: 'renamed' } });
     expect(ok.body.data).toMatchObject({ name: 'renamed', dialing: 'reactivation' });
     h.repos.campaigns.save({ ...h.repos.campaigns.get(h.agencyId, ctx.campaignId)!, dialing: 'pd' });
@@ -64,6 +70,8 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
   it('calling windows follow 2.2 exactly: no extra properties, days 1..7, pattern on times', async () => {
     const good = await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { callingWindow: { days: [1, 2, 3, 4, 5], start: '9:00', end: '17:30', tz: 'America/Chicago' } } });
     expect(good.status).toBe(200);
+    const stored = h.repos.campaigns.get(h.agencyId, ctx.campaignId);
+    expect(stored!.callingWindow).toEqual({ days: [1, 2, 3, 4, 5], start: '9:00', end: '17:30', tz: 'America/Chicago' });
     for (const w of [
       { days: [1], start: '9:00', end: '17:30', tz: 'America/Chicago', note: 'x' },
       { days: [], start: '9:00', end: '17:30', tz: 'America/Chicago' },
@@ -75,6 +83,7 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
       expect(r.status, JSON.stringify(w)).toBe(400);
       expect(r.body.message).toMatch(/^body\.callingWindow/);
     }
+    expect(h.repos.campaigns.get(h.agencyId, ctx.campaignId)).toEqual(stored);
   });
 
   it("another agency's campaign is 404; a project_user without the project is 403", async () => {
@@ -82,7 +91,11 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
     const other = await createProjectAgentCampaign(h);
     const key = h.key({ role: 'project_user', projectIds: [other.projectId] });
     expect((await h.api('GET', `${base()}/${ctx.campaignId}`, { key })).status).toBe(403);
+    const before = rowsOf(h.db, ['campaigns']);
     expect((await h.api('POST', base(), { key, body: { name: 'x', agentId: ctx.agentId } })).status).toBe(403);
+    expect((await h.api('PATCH', `${base()}/${ctx.campaignId}`, { key, body: { name: 'hijacked' } })).status).toBe(403);
+    expect((await h.api('PATCH', `${base()}/${ctx.campaignId}`, { key: h.otherAgencyKey, body: { name: 'hijacked' } })).status).toBe(404);
+    expect(rowsOf(h.db, ['campaigns'])).toEqual(before);
   });
 });
 
@@ -167,6 +180,9 @@ describe('phone numbers (spec 2.4, 4.5, 4.6)', () => {
     expect(tf.body.phoneNumber.phoneNumber).toMatch(/^\+1(800|833|844|888)/);
     const specific = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId: ctx.campaignId, phoneNumber: '+12125551000' } });
     expect(specific.body.phoneNumber.phoneNumber).toBe('+12125551000');
+    // A paid action: none of the refusals below may buy, hold or assign a number.
+    const NUMBER_TABLES = ['phone_numbers', 'number_inventory', 'campaigns', 'idempotency_keys'];
+    const before = rowsOf(h.db, NUMBER_TABLES);
     const taken = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId: ctx.campaignId, phoneNumber: '+12125551000' } });
     expect(taken.status).toBe(409);
     const none = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId: ctx.campaignId, areaCode: 999 } });
@@ -177,6 +193,9 @@ describe('phone numbers (spec 2.4, 4.5, 4.6)', () => {
     const missing = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId: 'cmp_nope' } });
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('NotFound');
+    const foreign = await h.api('POST', '/api/agent-builder/phone-numbers', { key: h.otherAgencyKey, body: { campaignId: ctx.campaignId, areaCode: 512 }, headers: { 'Idempotency-Key': 'foreign-buy' } });
+    expect(foreign.status).toBe(404);
+    expect(rowsOf(h.db, NUMBER_TABLES)).toEqual(before);
   });
 
   it('assigns to another campaign without removing it from the first; removing the only number of an active campaign is 409', async () => {
@@ -202,8 +221,11 @@ describe('phone numbers (spec 2.4, 4.5, 4.6)', () => {
     expect(removed.body.data.phoneNumber).toBe(number);
     expect(h.repos.campaigns.get(h.agencyId, other.campaignId)!.fromNumbers).toEqual([]);
     expect(h.repos.campaigns.get(h.agencyId, ctx.campaignId)!.fromNumbers).toContain(number);
+    const before = rowsOf(h.db, ['phone_numbers', 'campaigns']);
     expect((await h.api('POST', `/api/agent-builder/phone-numbers/${encodeURIComponent('+15550000000')}/assign`, { body: { campaignId: other.campaignId } })).status).toBe(404);
     expect((await h.api('POST', '/api/agent-builder/phone-numbers/12345/assign', { body: { campaignId: other.campaignId } })).status).toBe(400);
+    expect((await h.api('POST', `/api/agent-builder/phone-numbers/${encodeURIComponent(number)}/assign`, { key: h.otherAgencyKey, body: { campaignId: other.campaignId } })).status).toBe(404);
+    expect(rowsOf(h.db, ['phone_numbers', 'campaigns'])).toEqual(before);
   });
 });
 

@@ -16,6 +16,12 @@ afterAll(async () => h?.close());
 
 const LATER = [{ delayMinutes: 600 }, { delayMinutes: 600 }];
 const workflowResult = (leadId: string) => h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).result();
+/**
+ * A new lead's workflow mirrors its first state onto the row (a local activity, recorded as a
+ * marker), then sleeps for ten hours: once that write is done, only the test can change a row.
+ */
+const mirrored = (leadId: string) =>
+  waitFor(`the first mirror of lead ${leadId}`, async () => (await h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).fetchHistory()).events!.some((e) => e.markerRecordedEventAttributes));
 
 describe('enrolment from CRM contact events', () => {
   it('a contact with an active tag enters the queue once; the event also upserts the contact', async () => {
@@ -145,6 +151,10 @@ describe('POST /api/power-dialer/leads and DELETE /api/power-dialer/leads/{leadI
     const stored = h.repos.leads.get(h.agencyId, r.body.data._id)!;
     expect(h.repos.crm.getContact(h.agencyId, locationId, stored.contactId)).toMatchObject({ firstName: 'Cy' });
 
+    // Each refusal below leaves the queue as it was (a contact given by fields may be stored in the
+    // CRM before the rules refuse it: that is the CRM's copy, not a lead).
+    await mirrored(r.body.data._id);
+    const leadsBefore = rowsOf(h.db, ['leads']);
     const untagged = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId, contact: { firstName: 'Di', phone: '+15125550178', tags: [] } } });
     expect(untagged.status).toBe(409);
     expect(untagged.body).toEqual({ success: false, error: expect.stringContaining('activeTags') });
@@ -163,6 +173,7 @@ describe('POST /api/power-dialer/leads and DELETE /api/power-dialer/leads/{leadI
     expect(foreign.status).toBe(404);
     const reader = h.key({ role: 'project_user', scopes: ['power_dialer:read', 'power_dialer:write'], projectIds: [] });
     expect((await h.api('POST', '/api/power-dialer/leads', { key: reader, body: { campaignId, contactId: 'x' } })).status).toBe(403);
+    expect(rowsOf(h.db, ['leads'])).toEqual(leadsBefore);
   });
 });
 
@@ -172,10 +183,7 @@ describe("another agency's enrolment attempts", () => {
     const mine = h.repos.crm.createContact(h.agencyId, { locationId: c.locationId, firstName: 'Eve', fullName: 'Eve Ng', phone: '+15125550190', email: 'eve@example.net', tags: [c.activeTag] });
     const enrolled = (await postContactEvent(h, c.event())).body.data.enrolled;
     expect(enrolled).toHaveLength(1);
-    // The lead's workflow mirrors its first state onto the row (a local activity, recorded as a
-    // marker) and then sleeps for ten hours: wait for that write, so only the attempts can change a row.
-    const handle = h.temporal!.client.workflow.getHandle(leadWorkflowId(enrolled[0]));
-    await waitFor('the first mirror of the lead', async () => (await handle.fetchHistory()).events!.some((e) => e.markerRecordedEventAttributes));
+    await mirrored(enrolled[0]);
     const TABLES = ['leads', 'crm_contacts', 'contact_events', 'idempotency_keys'];
     const before = rowsOf(h.db, TABLES);
     expect(before.leads!.length).toBeGreaterThan(0);

@@ -159,11 +159,16 @@ describe('PATCH, DELETE, PUT, switch outcome, versions', () => {
     expectConforms(h.services, 'patchWorkflow', 200, patched.body);
     expect(patched.body.data.nodes[0].config.body).toBe('two');
     expect(patched.body.data.edges).toEqual(a.edges);
+    // what was answered is what is stored
+    expect((await h.api('GET', wf(agentId))).body.data).toEqual(patched.body.data);
 
     const deleted = await h.api('DELETE', `${wf(agentId)}/nodes/${tag.id}?expectedVersion=2`);
     expect(deleted.status).toBe(200);
     expect(deleted.body.data.edges).toEqual([expect.objectContaining({ source: sms.id, target: note.id })]);
+    expect((await h.api('GET', wf(agentId))).body.data).toEqual(deleted.body.data);
     expect((await h.api('DELETE', `${wf(agentId)}/nodes/nope`)).status).toBe(404);
+    expect((await h.api('DELETE', `${wf(agentId)}/nodes/${note.id}?expectedVersion=2`)).status).toBe(409);
+    expect((await h.api('GET', wf(agentId))).body.data).toEqual(deleted.body.data);
 
     const graph = deleted.body.data;
     const put = await h.api('PUT', wf(agentId), {

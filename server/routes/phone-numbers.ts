@@ -8,8 +8,8 @@ import { assertProjectAccess } from '../http/request-context.js';
 import type { Services } from '../services.js';
 import type { CampaignRecord } from '../store/campaigns.js';
 import type { OwnedNumber } from '../store/phone-numbers.js';
-import { AssignPhoneNumberBody, BuyPhoneNumberBody, NumberParams, PhoneNumberResponse, RegisterPhoneNumberBody } from '../../schemas/phone-number.js';
-import { Id } from '../../schemas/common.js';
+import { AssignPhoneNumberBody, BuyPhoneNumberBody, NumberParams, PhoneNumberRecord, PhoneNumberResponse, RegisterPhoneNumberBody } from '../../schemas/phone-number.js';
+import { Id, ok } from '../../schemas/common.js';
 
 const admin = ['agency_admin'] as const;
 const access = { scope: 'phone_numbers:write', roles: admin } as const;
@@ -101,7 +101,8 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
       method: 'delete', path: '/api/agent-builder/phone-numbers/:number/campaigns/:campaignId', operationId: 'unassignPhoneNumber', tag: 'Phone numbers',
       summary: 'Remove a number from one campaign (refused for the only number of an active campaign)',
       access, params: { type: 'object', required: ['number', 'campaignId'], properties: { number: NumberParams.properties.number, campaignId: Id } },
-      responses: { 200: { description: 'the number', schema: PhoneNumberResponse } },
+      // Not one of spec 1's exceptions (those are buy and assign): the record goes under `data`.
+      responses: { 200: { description: 'the number, no longer on that campaign', schema: ok(PhoneNumberRecord) } },
       handler: ({ caller, params }) => {
         const owned = phoneNumbers.get(caller.agencyId, params.number);
         if (!owned) throw notFound(`phone number ${params.number} is not owned by this agency`);
@@ -111,7 +112,7 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
           assertNotLastNumber(campaign, campaign.fromNumbers.filter((n) => n !== owned.phoneNumber));
           campaigns.save({ ...campaign, fromNumbers: campaign.fromNumbers.filter((n) => n !== owned.phoneNumber) });
         }).immediate();
-        return { success: true, phoneNumber: present(owned) };
+        return { success: true, data: present(owned) };
       },
     }),
   ];

@@ -1,5 +1,6 @@
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { buildOpenApi } from '../http/openapi.js';
+import { ErrorBody } from '../../schemas/common.js';
 import type { Services } from '../services.js';
 
 export const API_VERSION = '1.0.0';
@@ -12,8 +13,8 @@ export function systemRoutes(s: Services, all: () => RouteDef[]): RouteDef[] {
       summary: 'Liveness and dependency status (no key needed)',
       access: 'public',
       responses: {
-        200: { description: 'healthy', schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean' }, data: { type: 'object' } } } },
-        503: { description: 'a dependency is down' },
+        200: { description: 'healthy', schema: { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data: { type: 'object' } } } },
+        503: { description: 'a dependency is down (the message says which)', schema: ErrorBody },
       },
       handler: async ({ ctx }) => {
         let store = 'ok';
@@ -23,9 +24,11 @@ export function systemRoutes(s: Services, all: () => RouteDef[]): RouteDef[] {
           store = 'down';
         }
         const temporal = s.temporal ? ((await s.temporal.health()) ? 'ok' : 'down') : 'not_configured';
-        const healthy = store === 'ok' && temporal !== 'down';
-        ctx.status = healthy ? 200 : 503;
-        return { success: healthy, data: { store, temporal, version: API_VERSION } };
+        if (store === 'ok' && temporal !== 'down') return { success: true, data: { store, temporal, version: API_VERSION } };
+        // An error like any other (spec 7 envelope, decisions.md: 503 ServiceUnavailable); the
+        // message names each dependency's state.
+        ctx.status = 503;
+        return { success: false, error: 'ServiceUnavailable', message: `a dependency is down: store ${store}, temporal ${temporal}` };
       },
     }),
     defineRoute({

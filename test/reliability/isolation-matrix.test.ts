@@ -180,6 +180,7 @@ describe('tenant isolation matrix', () => {
   it('no key and a revoked key: 401 Unauthorized everywhere', async () => {
     const { key, secret } = h.repos.apiKeys.create({ agencyId: h.agencyId, name: 'to revoke', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] });
     h.repos.apiKeys.revoke(h.agencyId, key.id);
+    const before = snapshot();
     for (const r of keyed()) {
       for (const k of [null, secret]) {
         const { res } = await call(r, k);
@@ -189,6 +190,7 @@ describe('tenant isolation matrix', () => {
         expectNoForeignData(res.text, r.operationId);
       }
     }
+    expect(snapshot()).toEqual(before);
   });
 
   it("another agency's admin: 404 for every victim resource, its own data otherwise, never the victim's", async () => {
@@ -232,7 +234,8 @@ describe('tenant isolation matrix', () => {
     expect(snapshot()).toEqual(before);
   });
 
-  it('an admin key missing the scope: 403 naming the scope', async () => {
+  it('an admin key missing the scope: 403 naming the scope, and nothing changes', async () => {
+    const before = snapshot();
     for (const r of keyed()) {
       const scope = access(r).scope;
       const key = h.key({ scopes: SCOPES.filter((x) => x !== scope) });
@@ -241,6 +244,7 @@ describe('tenant isolation matrix', () => {
       expect(res.text).toContain(scope);
       expectNoForeignData(res.text, r.operationId);
     }
+    expect(snapshot()).toEqual(before);
   });
 
   it("list filters naming the victim's project or campaign return nothing of it", async () => {

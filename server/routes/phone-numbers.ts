@@ -91,10 +91,10 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
       summary: "Register a number the agency already has at its voice platform (with its Vapi phone-number id), or update one it owns",
       description: 'Buying (POST) draws from the sandbox carrier; a number bought or imported at Vapi is registered here instead, so campaigns can call from it. A number another agency owns is 409.',
       access, params: NumberParams, body: RegisterPhoneNumberBody,
-      responses: { 200: { description: 'the number', schema: PhoneNumberResponse } },
+      responses: { 200: { description: 'the number', schema: ok(PhoneNumberRecord) } },
       handler: ({ caller, params, body }) => {
         if (phoneNumbers.ownedElsewhere(caller.agencyId, params.number)) throw new AppError('CONFLICT', `${params.number} belongs to another agency`);
-        return { success: true, phoneNumber: present(phoneNumbers.register(caller.agencyId, params.number, body)) };
+        return { success: true, data: present(phoneNumbers.register(caller.agencyId, params.number, body)) };
       },
     }),
     defineRoute({

@@ -1,0 +1,82 @@
+/**
+ * Issue 15's conformance items, one `describe` per item, numbered as in the issue, each naming the
+ * spec section it holds the product to.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { createProjectAgentCampaign } from '../helpers/fixtures.js';
+import { expectConforms } from '../helpers/contract.js';
+import { AGENT_TYPE_CATALOG, CAMPAIGN_SYSTEMS } from '../../server/catalog.js';
+
+let h: Harness;
+let ctx: Awaited<ReturnType<typeof createProjectAgentCampaign>>;
+beforeAll(async () => {
+  h = await createHarness({ config: { defaultPlanLimit: 50 } });
+  ctx = await createProjectAgentCampaign(h);
+});
+afterAll(async () => h?.close());
+
+const createAgent = (body: Record<string, unknown>) => h.api('POST', '/api/agent-builder/agents', { body: { name: 'Agent', locationId: ctx.locationId, ...body } });
+const systemOf = (id: string) => CAMPAIGN_SYSTEMS.find((s) => s.id === id)!;
+
+describe('1. capabilities on the campaign facet of an agent [2.11]', () => {
+  it('create, get, list and update answer campaign.capabilities beside the top-level field', async () => {
+    const created = await createAgent({ agentType: 'outreach', capabilityIds: ['live_transfer'] });
+    expect(created.status).toBe(200);
+    expectConforms(h.services, 'createAgent', 200, created.body);
+    const facet = { id: created.body.data.campaignId, agentType: 'live_transfer', capabilities: ['live_transfer'] };
+    expect(created.body.data.campaign).toEqual(facet);
+    expect(created.body.data.capabilities).toEqual(['live_transfer']);
+    const id = created.body.data.id;
+    expect((await h.api('GET', `/api/agent-builder/agents/${id}`)).body.data.campaign).toEqual(facet);
+    const listed = (await h.api('GET', `/api/agent-builder/agents?locationId=${ctx.locationId}`)).body.data.find((a: { id: string }) => a.id === id);
+    expect(listed.campaign).toEqual(facet);
+    const patched = await h.api('PATCH', `/api/agent-builder/agents/${id}`, { body: { capabilityIds: ['live_transfer', 'add_tag'] } });
+    expect(patched.body.data.campaign.capabilities).toEqual(['live_transfer', 'add_tag']);
+    expect(patched.body.data.capabilities).toEqual(['live_transfer', 'add_tag']);
+  });
+});
+
+describe('2. Reminder agents resolve to their fixed template; systems agree with outcome gating [4.13, 4.3, 2.11]', () => {
+  it('a Reminder agent created without capabilityIds gets its template\'s, and its campaign can use SUCCESS and RESCHEDULE', async () => {
+    const r = await createAgent({ agentType: 'appointment' });
+    expect(r.status).toBe(200);
+    const template = AGENT_TYPE_CATALOG.find((t) => t.id === 'appointment')!.templates[0]!;
+    expect(r.body.data.capabilities).toEqual(template.capabilityIds);
+    expect(r.body.data.campaign.agentType).toBe('appointment_confirmation');
+    expect(r.body.data.outcomes).toEqual(systemOf('appointment_confirmation').dispositions);
+    for (const outcome of ['SUCCESS', 'RESCHEDULE']) {
+      const append = await h.api('POST', `/api/agent-builder/agents/${r.body.data.id}/campaign/workflow/outcomes/${outcome}/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['confirmed'] } }] } });
+      expect(append.status, append.text).toBe(200);
+    }
+  });
+
+  it('other capabilities for a Reminder agent are refused, on create and on update', async () => {
+    const r = await createAgent({ agentType: 'appointment', capabilityIds: ['live_transfer'] });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain('body.capabilityIds');
+    const ok = await createAgent({ agentType: 'appointment', capabilityIds: ['appointment_booking'] });
+    expect(ok.status).toBe(200);
+    const patch = await h.api('PATCH', `/api/agent-builder/agents/${ok.body.data.id}`, { body: { capabilityIds: [] } });
+    expect(patch.status).toBe(400);
+    expect(h.repos.agents.get(h.agencyId, ok.body.data.id)!.capabilities).toEqual(['appointment_booking']);
+  });
+
+  it('for every agent type and template, the agent emits exactly what its campaign system lists', async () => {
+    const checked: string[] = [];
+    for (const type of AGENT_TYPE_CATALOG) {
+      for (const template of type.templates) {
+        const r = await createAgent({ agentType: type.id, capabilityIds: [...template.capabilityIds] });
+        expect(r.status, `${type.id}/${template.id}: ${r.text}`).toBe(200);
+        const legacy = h.repos.campaigns.get(h.agencyId, r.body.data.campaignId)!.agentType!;
+        expect(legacy, `${type.id}/${template.id}`).toBe(template.id);
+        expect(r.body.data.outcomes, `${type.id}/${template.id} emits what system ${legacy} lists`).toEqual(systemOf(legacy).dispositions);
+        checked.push(`${type.id}/${template.id}`);
+      }
+    }
+    expect(checked).toHaveLength(7);
+    // The systems the API lists say the same.
+    const systems = (await h.api('GET', '/api/v2/projects/systems')).body.data as { id: string; dispositions: string[] }[];
+    for (const s of systems) expect(s.dispositions).toEqual(systemOf(s.id).dispositions);
+  });
+});

@@ -7,7 +7,8 @@ import { legacyAgentType } from '../catalog.js';
 /** Storage records to the spec's response shapes: internal fields (agency id, soft-delete) stay inside. */
 export function presentCampaign(c: CampaignRecord) {
   const { agencyId: _a, projectId: _p, ...rest } = c;
-  return rest;
+  // Spec 9: the retired `confirmation` reads as nothing; `reactivation` reads back as stored.
+  return { ...rest, dialing: (rest.dialing as string | null) === 'confirmation' ? null : rest.dialing };
 }
 
 export function presentProject(p: ProjectRecord, campaigns: CampaignRecord[]) {

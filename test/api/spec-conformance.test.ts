@@ -80,3 +80,26 @@ describe('2. Reminder agents resolve to their fixed template; systems agree with
     for (const s of systems) expect(s.dispositions).toEqual(systemOf(s.id).dispositions);
   });
 });
+
+describe('9. dialing: confirmation reads as nothing, reactivation as stored [9]', () => {
+  it('a stored confirmation campaign reads dialing null everywhere it is shown; reactivation reads back', async () => {
+    const setDialing = (id: string, dialing: string) =>
+      h.db.prepare("UPDATE campaigns SET doc = json_set(doc, '$.dialing', ?) WHERE id = ?").run(dialing, id);
+    const a = await createProjectAgentCampaign(h);
+    const reactivation = (await h.api('POST', `/api/agent-builder/projects/${a.locationId}/campaigns`, { body: { name: 'old list', agentId: a.agentId } })).body.data.id;
+    setDialing(a.campaignId, 'confirmation');
+    setDialing(reactivation, 'reactivation');
+    const one = await h.api('GET', `/api/agent-builder/projects/${a.locationId}/campaigns/${a.campaignId}`);
+    expect(one.status).toBe(200);
+    expect(one.body.data.dialing).toBeNull();
+    const list = (await h.api('GET', `/api/agent-builder/projects/${a.locationId}/campaigns`)).body.data;
+    const project = (await h.api('GET', `/api/v2/projects/${a.projectId}`)).body.data;
+    for (const campaigns of [list, project.campaigns]) {
+      expect(campaigns.find((c: { id: string }) => c.id === a.campaignId).dialing).toBeNull();
+      expect(campaigns.find((c: { id: string }) => c.id === reactivation).dialing).toBe('reactivation');
+    }
+    // An update of something else leaves the stored mode alone and still reads null.
+    const renamed = await h.api('PATCH', `/api/agent-builder/projects/${a.locationId}/campaigns/${a.campaignId}`, { body: { name: 'renamed' } });
+    expect(renamed.body.data).toMatchObject({ name: 'renamed', dialing: null });
+  });
+});

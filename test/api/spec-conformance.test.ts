@@ -103,3 +103,45 @@ describe('9. dialing: confirmation reads as nothing, reactivation as stored [9]'
     expect(renamed.body.data).toMatchObject({ name: 'renamed', dialing: null });
   });
 });
+
+describe('3. a wrong method on a known path: 405 in the envelope with Allow [1, 7]', () => {
+  // Also over every method and TRACE/CONNECT in test/reliability/bad-input.test.ts.
+  it('DELETE on the project list is a 405 naming the allowed methods, in the body and the Allow header', async () => {
+    const r = await h.api('DELETE', '/api/v2/projects');
+    expect(r.status).toBe(405);
+    expect(r.headers.get('content-type')).toContain('application/json');
+    expect(r.body).toEqual({ success: false, error: 'MethodNotAllowed', message: expect.stringContaining('allowed') });
+    expect(r.headers.get('allow')!.split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
+  });
+});
+
+describe('4. Idempotency-Key: empty is a 400; the same JSON in another key order or spacing is the same request [4.12, 8]', () => {
+  const append = () => `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow/outcomes/CALLBACK/nodes`;
+  it('an empty key is refused, never treated as no key', async () => {
+    const before = h.repos.workflows.get(h.agencyId, ctx.campaignId).version;
+    const r = await h.api('POST', append(), { body: { nodes: [{ type: 'add-tag', config: { tags: ['x'] } }] }, headers: { 'Idempotency-Key': '' } });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain('Idempotency-Key');
+    expect(h.repos.workflows.get(h.agencyId, ctx.campaignId).version).toBe(before);
+  });
+
+  it('reordered keys and other whitespace replay the first response; another request with the key is 409', async () => {
+    const key = `canon-${Date.now()}`;
+    const first = await h.api('POST', append(), {
+      rawBody: JSON.stringify({ nodes: [{ type: 'add-tag', config: { tags: ['callback'] } }] }),
+      headers: { 'content-type': 'application/json', 'Idempotency-Key': key },
+    });
+    expect(first.status).toBe(200);
+    const version = h.repos.workflows.get(h.agencyId, ctx.campaignId).version;
+    const same = await h.api('POST', append(), {
+      rawBody: '{\n  "nodes" : [ { "config": { "tags": [ "callback" ] },\t"type": "add-tag" } ]\n}\n',
+      headers: { 'content-type': 'application/json', 'Idempotency-Key': key },
+    });
+    expect(same.status, same.text).toBe(200);
+    expect(same.headers.get('idempotent-replayed')).toBe('true');
+    expect(same.body).toEqual(first.body);
+    expect(h.repos.workflows.get(h.agencyId, ctx.campaignId).version).toBe(version);
+    const other = await h.api('POST', append(), { body: { nodes: [{ type: 'add-tag', config: { tags: ['other'] } }] }, headers: { 'Idempotency-Key': key } });
+    expect(other.status).toBe(409);
+  });
+});

@@ -34,7 +34,8 @@ const present = (n: OwnedNumber) => ({
 
 function loadCampaign(s: Services, caller: Caller, campaignId: string): CampaignRecord {
   const campaign = s.repos.campaigns.get(caller.agencyId, campaignId);
-  if (!campaign) throw notFound(`campaign ${campaignId} not found`);
+  // A campaign of a deleted (hidden) project is gone with it (spec 3.1): not found, like any other.
+  if (!campaign || !s.repos.projects.get(caller.agencyId, campaign.projectId)) throw notFound(`campaign ${campaignId} not found`);
   assertProjectAccess(caller, campaign.projectId);
   return campaign;
 }

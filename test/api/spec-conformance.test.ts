@@ -145,3 +145,23 @@ describe('4. Idempotency-Key: empty is a 400; the same JSON in another key order
     expect(other.status).toBe(409);
   });
 });
+
+describe('5. buy and assign refuse a campaign of a deleted project [4.5, 4.6, 3.1]', () => {
+  it('404 NotFound for both, and nothing is bought or assigned', async () => {
+    const live = await createProjectAgentCampaign(h);
+    const bought = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId: live.campaignId, areaCode: 212 } });
+    expect(bought.status).toBe(200);
+    const number = bought.body.phoneNumber.phoneNumber as string;
+    const gone = await createProjectAgentCampaign(h);
+    expect((await h.api('DELETE', `/api/v2/projects/${gone.projectId}`)).status).toBe(200);
+    const owned = h.repos.phoneNumbers.list(h.agencyId).length;
+    const buy = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId: gone.campaignId, areaCode: 212 } });
+    expect(buy.status).toBe(404);
+    expect(buy.body).toMatchObject({ success: false, error: 'NotFound' });
+    expect(h.repos.phoneNumbers.list(h.agencyId)).toHaveLength(owned);
+    const assign = await h.api('POST', `/api/agent-builder/phone-numbers/${encodeURIComponent(number)}/assign`, { body: { campaignId: gone.campaignId } });
+    expect(assign.status).toBe(404);
+    expect(assign.body).toMatchObject({ success: false, error: 'NotFound' });
+    expect(h.repos.campaigns.get(h.agencyId, gone.campaignId)!.fromNumbers).toEqual([]);
+  });
+});

@@ -165,3 +165,42 @@ describe('5. buy and assign refuse a campaign of a deleted project [4.5, 4.6, 3.
     expect(h.repos.campaigns.get(h.agencyId, gone.campaignId)!.fromNumbers).toEqual([]);
   });
 });
+
+describe('6. project update: a spec field is updated or refused by name, never a 200 that changes nothing [4.1]', () => {
+  const put = (id: string, body?: unknown) => h.api('PUT', `/api/v2/projects/${id}`, body === undefined ? {} : { body });
+  it('timezone and companyId are updated; a time zone that is not one is a 400 naming it', async () => {
+    const { projectId } = await createProjectAgentCampaign(h);
+    const r = await put(projectId, { timezone: 'America/New_York', companyId: 'co_42' });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ timezone: 'America/New_York', companyId: 'co_42' });
+    expect((await h.api('GET', `/api/v2/projects/${projectId}`)).body.data).toMatchObject({ timezone: 'America/New_York', companyId: 'co_42' });
+    const bad = await put(projectId, { timezone: 'Mars/Olympus_Mons' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('body.timezone');
+    expect(h.repos.projects.get(h.agencyId, projectId)!.timezone).toBe('America/New_York');
+  });
+
+  it('a field the server owns, sent with another value, is a 400 naming it; sent back unchanged it is accepted', async () => {
+    const { projectId } = await createProjectAgentCampaign(h);
+    for (const [field, value] of [['status', 'disconnected'], ['id', 'prj_hijack'], ['locationId', 'loc_other'], ['installed', false], ['crm', 'crm_b'], ['agencyId', 'someone_else'], ['createdAt', '2020-01-01T00:00:00.000Z']] as const) {
+      const r = await put(projectId, { [field]: value });
+      expect(r.status, `${field}: ${r.text}`).toBe(400);
+      expect(r.body).toMatchObject({ success: false, error: 'VALIDATION' });
+      expect(r.body.message).toContain(`body.${field}`);
+    }
+    const stored = h.repos.projects.get(h.agencyId, projectId)!;
+    expect(stored).toMatchObject({ status: 'live', installed: true, crm: 'crm_a' });
+    // The whole project as read, sent back with one change: the change is made, the rest matches.
+    const current = (await h.api('GET', `/api/v2/projects/${projectId}`)).body.data;
+    const roundTrip = await put(projectId, { ...current, knowledgeBase: 'hours: 9-5' });
+    expect(roundTrip.status, roundTrip.text).toBe(200);
+    expect(roundTrip.body.data.knowledgeBase).toBe('hours: 9-5');
+  });
+
+  it('a request with no body is a 400', async () => {
+    const { projectId } = await createProjectAgentCampaign(h);
+    const r = await put(projectId);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain('body');
+  });
+});

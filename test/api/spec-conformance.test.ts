@@ -204,3 +204,17 @@ describe('6. project update: a spec field is updated or refused by name, never a
     expect(r.body.message).toContain('body');
   });
 });
+
+describe('7. a bare host of a reserved documentation domain is a stand-in [2.10]', () => {
+  it('an append whose SMS names www.example.com/book is refused, naming the field; a real host is stored', async () => {
+    const url = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow/outcomes/VOICEMAIL/nodes`;
+    for (const text of ['Book at www.example.com/book', 'Portal: clinic.example', 'Login at portal.test', 'See app.invalid']) {
+      const r = await h.api('POST', url, { body: { nodes: [{ type: 'send-sms', config: { body: text } }] } });
+      expect(r.status, text).toBe(400);
+      expect(r.body.message).toContain('config.body');
+      expect(r.body.message).toContain('stand-in');
+    }
+    const ok = await h.api('POST', url, { body: { nodes: [{ type: 'send-sms', config: { body: 'Book at brightsmile.dental/book' } }] } });
+    expect(ok.status, ok.text).toBe(200);
+  });
+});

@@ -218,3 +218,20 @@ describe('7. a bare host of a reserved documentation domain is a stand-in [2.10]
     expect(ok.status, ok.text).toBe(200);
   });
 });
+
+describe('8. clearing an outcome the agent can no longer emit [4.12]', () => {
+  it('nodeId null clears the entry; pointing it at a node is still refused', async () => {
+    const a = await createProjectAgentCampaign(h, { capabilityIds: ['appointment_booking'] });
+    const wf = `/api/agent-builder/agents/${a.agentId}/campaign/workflow`;
+    const appended = await h.api('POST', `${wf}/outcomes/SUCCESS/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['booked'] } }] } });
+    expect(appended.status).toBe(200);
+    const nodeId = appended.body.workflow.dispositionEntries.SUCCESS;
+    expect((await h.api('PATCH', `/api/agent-builder/agents/${a.agentId}`, { body: { capabilityIds: ['add_tag'] } })).status).toBe(200);
+    const point = await h.api('PUT', `${wf}/outcomes/SUCCESS/entry`, { body: { nodeId } });
+    expect(point.status).toBe(400);
+    const cleared = await h.api('PUT', `${wf}/outcomes/SUCCESS/entry`, { body: { nodeId: null, expectedVersion: appended.body.workflow.version } });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.body.data.dispositionEntries).not.toHaveProperty('SUCCESS');
+    expect(h.repos.workflows.get(h.agencyId, a.campaignId).graph.dispositionEntries).not.toHaveProperty('SUCCESS');
+  });
+});

@@ -7,11 +7,13 @@ import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { expectConforms } from '../helpers/contract.js';
 import { AGENT_TYPE_CATALOG, CAMPAIGN_SYSTEMS } from '../../server/catalog.js';
+import { LEGACY_AGENT_TYPES as LEGACY_IDS } from '../../schemas/campaign.js';
+import { awaitRun, callEnded, postCallEvent } from '../helpers/events.js';
 
 let h: Harness;
 let ctx: Awaited<ReturnType<typeof createProjectAgentCampaign>>;
 beforeAll(async () => {
-  h = await createHarness({ config: { defaultPlanLimit: 50 } });
+  h = await createHarness({ temporal: true, config: { defaultPlanLimit: 50 } });
   ctx = await createProjectAgentCampaign(h);
 });
 afterAll(async () => h?.close());
@@ -233,5 +235,43 @@ describe('8. clearing an outcome the agent can no longer emit [4.12]', () => {
     expect(cleared.status, cleared.text).toBe(200);
     expect(cleared.body.data.dispositionEntries).not.toHaveProperty('SUCCESS');
     expect(h.repos.workflows.get(h.agencyId, a.campaignId).graph.dispositionEntries).not.toHaveProperty('SUCCESS');
+  });
+});
+
+describe('10. call records: agentType in one vocabulary, date in the project time zone, units documented [2.6]', () => {
+  it('a campaign without a legacy agentType still records the legacy id; the date is the local calendar date', async () => {
+    const a = await createProjectAgentCampaign(h, { timezone: 'Pacific/Auckland', capabilityIds: ['live_transfer'] });
+    const plain = (await h.api('POST', `/api/agent-builder/projects/${a.locationId}/campaigns`, { body: { name: 'no template', agentId: a.agentId } })).body.data;
+    expect(plain.agentType).toBeNull();
+    const event = callEnded(plain.id);
+    event.call.dateTime = '2026-03-10T20:30:00.000Z'; // 09:30 on 11 March in Auckland (UTC+13)
+    expect((await postCallEvent(h, event)).status).toBe(202);
+    await awaitRun(h, event.call.callId);
+    const r = await h.api('GET', `/api/call-history/by-call-id/${event.call.callId}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ agentType: 'live_transfer', date: '2026-03-11', dateTime: '2026-03-10T20:30:00.000Z' });
+    expect(LEGACY_IDS).toContain(r.body.data.agentType);
+  });
+
+  it('a record stored with an Agents-module type reads back in the legacy vocabulary, in lists too', async () => {
+    const a = await createProjectAgentCampaign(h, { timezone: 'America/Chicago', capabilityIds: ['add_tag'] });
+    const event = callEnded(a.campaignId);
+    event.call.dateTime = '2026-03-11T03:00:00.000Z'; // 22:00 on 10 March in Chicago
+    expect((await postCallEvent(h, event)).status).toBe(202);
+    await awaitRun(h, event.call.callId);
+    h.db.prepare("UPDATE calls SET doc = json_set(doc, '$.agentType', 'outreach', '$.date', '2026-03-11') WHERE call_id = ?").run(event.call.callId);
+    const one = (await h.api('GET', `/api/call-history/by-call-id/${event.call.callId}`)).body.data;
+    expect(one).toMatchObject({ agentType: 'add_tag', date: '2026-03-10' });
+    const listed = (await h.api('GET', `/api/call-history?campaignId=${a.campaignId}`)).body.data.calls;
+    expect(listed[0]).toMatchObject({ callId: event.call.callId, agentType: 'add_tag', date: '2026-03-10' });
+  });
+
+  it('the OpenAPI document states the units of duration and cost', async () => {
+    const doc = (await h.api('GET', '/api/openapi.json', { key: null })).body;
+    const op = doc.paths['/api/call-history/by-call-id/{callId}'].get;
+    const schema = op.responses['200'].content['application/json'].schema.properties.data;
+    expect(schema.properties.duration.description).toMatch(/seconds/);
+    expect(schema.properties.cost.description).toMatch(/US dollars/);
+    expect(schema.properties.date.description).toMatch(/time zone/);
   });
 });

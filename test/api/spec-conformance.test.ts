@@ -275,3 +275,21 @@ describe('10. call records: agentType in one vocabulary, date in the project tim
     expect(schema.properties.date.description).toMatch(/time zone/);
   });
 });
+
+describe('11. the power-dialer 403 says the caller has no access to the project [7]', () => {
+  it('a key without the scope, or of the wrong role, gets the short body saying so, with the reason after it', async () => {
+    const noScope = h.key({ scopes: ['projects:read'] });
+    const r = await h.api('GET', '/api/power-dialer/pipeline/leads?cadenceStep=0', { key: noScope });
+    expect(r.status).toBe(403);
+    expect(Object.keys(r.body).sort()).toEqual(['error', 'success']);
+    expect(r.body.error).toMatch(/^You do not have access to this project/);
+    expect(r.body.error).toContain('power_dialer:read');
+    const user = h.key({ role: 'project_user', scopes: ['power_dialer:read', 'power_dialer:write'], projectIds: [ctx.projectId] });
+    const w = await h.api('POST', '/api/power-dialer/cadences', { key: user, body: { name: 'x', steps: [{ delayMinutes: 0 }] } });
+    expect(w.status).toBe(403);
+    expect(w.body.error).toMatch(/^You do not have access to this project/);
+    // A project filter the caller cannot reach: exactly the sentence.
+    const other = await h.api('GET', '/api/power-dialer/pipeline/leads?cadenceStep=0&locationId=loc_nowhere', { key: user });
+    expect(other.body).toEqual({ success: false, error: 'You do not have access to this project' });
+  });
+});

@@ -138,10 +138,10 @@ export async function acceptCallEnded(s: Services, agencyId: string, event: Call
   let input: PostCallInput | undefined;
   if (stored.duplicate) {
     const first = s.repos.executions.firstOfCall(agencyId, c.callId);
-    if (!first) throw new AppError('CONFLICT', `call ${c.callId} was received before but its run was not stored; send it with a new call id`);
+    if (!first) throw new AppError('CONFLICT', `call ${c.callId} was received before but its run was not stored; send it with a new call id`, { detailCode: 'RunNotStored' });
     workflowId = first.workflowId;
     input = s.repos.runInputs.get(agencyId, workflowId);
-    if (!input) throw new AppError('CONFLICT', `the input of call ${c.callId}'s run is no longer stored`);
+    if (!input) throw new AppError('CONFLICT', `the input of call ${c.callId}'s run is no longer stored`, { detailCode: 'RunInputGone' });
   } else {
     ({ workflowId, input } = stored);
   }

@@ -53,7 +53,8 @@ export function toAppError(err: unknown): AppError {
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')
       return new AppError('UNSUPPORTED_MEDIA_TYPE', 'request body encoding is not supported');
     const code = (Object.keys(statusOf) as ErrorCode[]).find((c) => statusOf[c] === status) ?? 'VALIDATION';
-    return new AppError(code, e.expose && e.message ? e.message : 'malformed request');
+    const message = e.expose && e.message ? e.message : 'malformed request';
+    return code === 'CONFLICT' ? new AppError(code, message, { detailCode: 'Conflict' }) : new AppError(code, message);
   }
   return new AppError('INTERNAL', 'an unexpected server error occurred');
 }

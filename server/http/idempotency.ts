@@ -48,10 +48,10 @@ export function idempotencyGuard(repo: IdempotencyRepo): IdempotencyGuard {
     });
     if (existing) {
       if (existing.fingerprint !== fingerprint) {
-        throw new AppError('CONFLICT', 'Idempotency-Key was already used with a different request');
+        throw new AppError('CONFLICT', 'Idempotency-Key was already used with a different request', { detailCode: 'IdempotencyKeyReused' });
       }
       if (existing.status === 0) {
-        throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still being processed; retry shortly');
+        throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still being processed; retry shortly', { detailCode: 'IdempotencyKeyInProgress' });
       }
       ctx.status = existing.status;
       ctx.body = existing.body;

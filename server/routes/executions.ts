@@ -65,7 +65,7 @@ export function executionRoutes(s: Services): RouteDef[] {
         const failedStep = [...failed.steps].reverse().find((st) => st.status === 'failed');
         if (!failedStep) throw new AppError('CONFLICT', `execution ${failed.id} has no failed step to resume from`, { detailCode: 'NotFailed' });
         const original = s.repos.runInputs.get(caller.agencyId, failed.workflowId);
-        if (!original) throw new AppError('CONFLICT', `the input of execution ${failed.id} is no longer stored`);
+        if (!original) throw new AppError('CONFLICT', `the input of execution ${failed.id} is no longer stored`, { detailCode: 'RunInputGone' });
         if (!s.temporal) throw new AppError('UNAVAILABLE', 'the workflow engine is not connected');
         const executionId = newId('exe');
         // Effects key on the call's first run (effectScope), whatever run reaches a node: a node that

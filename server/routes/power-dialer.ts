@@ -190,7 +190,7 @@ export function powerDialerRoutes(s: Services): RouteDef[] {
         const existing = leads.inCampaign(caller.agencyId, campaign.id, contact.id);
         if (existing) return { success: true, data: presentLead(existing), created: false };
         const problem = enrolmentProblem(project, campaign, contact);
-        if (problem) throw new AppError('CONFLICT', problem);
+        if (problem) throw new AppError('CONFLICT', problem, { detailCode: 'NotEnrollable' });
         const { lead, created } = await enrol(s, project, campaign, contact);
         return { success: true, data: presentLead(lead), created };
       },

@@ -100,7 +100,7 @@ export function projectRoutes(s: Services): RouteDef[] {
 
   function connect(caller: Caller, body: CreateProjectBody, location: LocationInfo | null, credential: GohighlevelCredential | null) {
     if (projects.find(caller.agencyId, body.locationId)) {
-      throw new AppError('CONFLICT', `location ${body.locationId} is already connected as a project`);
+      throw new AppError('CONFLICT', `location ${body.locationId} is already connected as a project`, { detailCode: 'AlreadyConnected' });
     }
     const active = body.active ?? true;
     if (active) assertSlotFree(caller.agencyId);

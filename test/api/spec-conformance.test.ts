@@ -293,3 +293,37 @@ describe('11. the power-dialer 403 says the caller has no access to the project 
     expect(other.body).toEqual({ success: false, error: 'You do not have access to this project' });
   });
 });
+
+describe('12. every 409 carries a code that tells its cause [7]', () => {
+  it('stale expectedVersion, a reused Idempotency-Key, appending after a branch, the plan limit', async () => {
+    const a = await createProjectAgentCampaign(h);
+    const wf = `/api/agent-builder/agents/${a.agentId}/campaign/workflow`;
+    const tag = (t: string) => ({ nodes: [{ type: 'add-tag', config: { tags: [t] } }] });
+    expect((await h.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { body: { ...tag('a'), expectedVersion: 0 } })).status).toBe(200);
+    const stale = await h.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { body: { ...tag('b'), expectedVersion: 0 } });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ success: false, error: 'CONFLICT', code: 'StaleVersion' });
+
+    const headers = { 'Idempotency-Key': `reuse-${Date.now()}` };
+    expect((await h.api('POST', `${wf}/outcomes/CALLBACK/nodes`, { body: tag('c'), headers })).status).toBe(200);
+    const reused = await h.api('POST', `${wf}/outcomes/CALLBACK/nodes`, { body: tag('d'), headers });
+    expect(reused.status).toBe(409);
+    expect(reused.body).toMatchObject({ error: 'CONFLICT', code: 'IdempotencyKeyReused' });
+
+    const router = { nodes: [{ type: 'switch', config: { cases: [{ label: 'yes', match: 'all', conditions: [{ field: 'call.duration', op: 'gt', value: 10 }], nodes: [{ type: 'add-tag', config: { tags: ['long'] } }] }] } }] };
+    expect((await h.api('POST', `${wf}/outcomes/NO_ACTION/nodes`, { body: router })).status).toBe(200);
+    const branch = await h.api('POST', `${wf}/outcomes/NO_ACTION/nodes`, { body: tag('after') });
+    expect(branch.status).toBe(409);
+    expect(branch.body).toMatchObject({ error: 'CONFLICT', code: 'ChainEndsInBranch' });
+
+    const agencyId = `${h.agencyId}_cap1`;
+    h.repos.agencies.ensure(agencyId, 'One-slot agency', 1);
+    const key = h.key({ agencyId });
+    expect((await h.api('POST', '/api/v2/projects', { key, body: { crm: 'crm_a', locationId: 'cap_a' } })).status).toBe(200);
+    const cap = await h.api('POST', '/api/v2/projects', { key, body: { crm: 'crm_a', locationId: 'cap_b' } });
+    expect(cap.status).toBe(409);
+    expect(cap.body).toMatchObject({ error: 'CONFLICT', code: 'SubAccountCapReached' });
+    const codes = new Set([stale.body.code, reused.body.code, branch.body.code, cap.body.code]);
+    expect(codes.size).toBe(4);
+  });
+});

@@ -327,3 +327,18 @@ describe('12. every 409 carries a code that tells its cause [7]', () => {
     expect(codes.size).toBe(4);
   });
 });
+
+describe('13. PUT .../workflow requires expectedVersion [4.12]', () => {
+  it('without it: 400 naming it, nothing stored; with it: stored', async () => {
+    const a = await createProjectAgentCampaign(h);
+    const wf = `/api/agent-builder/agents/${a.agentId}/campaign/workflow`;
+    const graph = { nodes: [{ id: 'n1', type: 'add-tag', config: { tags: ['x'] }, position: { x: 0, y: 0 } }], edges: [], dispositionEntries: { VOICEMAIL: 'n1' } };
+    const missing = await h.api('PUT', wf, { body: graph });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toContain('expectedVersion');
+    expect(h.repos.workflows.get(h.agencyId, a.campaignId).version).toBe(0);
+    const ok = await h.api('PUT', wf, { body: { ...graph, expectedVersion: 0 } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.version).toBe(1);
+  });
+});

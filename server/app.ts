@@ -14,6 +14,7 @@ import { rateLimit } from './http/rate-limit.js';
 import { limitJsonDepth } from './http/json-depth.js';
 import { requireUtf8, watchUtf8 } from './http/utf8.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
+import { deprecationsPage } from './http/deprecations.js';
 import type { Services } from './services.js';
 import { projectRoutes } from './routes/projects.js';
 import { agencyRoutes } from './routes/agency.js';
@@ -112,7 +113,8 @@ function allowOfBestMatch(): Middleware {
 export function createApp(s: Services): Koa {
   const app = new Koa({ proxy: false });
   const router = new Router();
-  mountRoutes(router, allRoutes(s), idempotencyGuard(s.repos.idempotency));
+  const routes = allRoutes(s);
+  mountRoutes(router, routes, idempotencyGuard(s.repos.idempotency));
 
   app.use(requestLog(s));
   app.use(errorEnvelope());
@@ -140,6 +142,7 @@ export function createApp(s: Services): Koa {
   app.use(router.routes());
   app.use(allowOfBestMatch());
   app.use(router.allowedMethods());
+  app.use(deprecationsPage(() => routes));
   app.use(editor());
   app.on('error', (err, ctx) => {
     s.logger.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, reqId: ctx?.state?.requestId }, 'unhandled error');

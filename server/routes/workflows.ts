@@ -65,6 +65,9 @@ const projectScope: Scope = {
   deprecated: {
     since: '2026-07-01T00:00:00Z',
     sunset: '2027-07-01T00:00:00Z',
+    anchor: 'project-scoped-workflow-routes',
+    replacedBy: (path) =>
+      `${path.replace('/api/agent-builder/projects/{locationId}/campaigns/{campaignId}/workflow', '/api/agent-builder/agents/{agentId}/campaign/workflow')}?locationId={locationId}&campaignId={campaignId}`,
     // The agent-scoped successor of the same operation, with the campaign named in the query.
     successor: (ctx) => {
       const campaign = ctx.state.workflowTarget as WorkflowTarget | undefined;

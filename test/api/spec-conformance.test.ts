@@ -342,3 +342,27 @@ describe('13. PUT .../workflow requires expectedVersion [4.12]', () => {
     expect(ok.body.data.version).toBe(1);
   });
 });
+
+describe('14. the Link rel="deprecation" target is served [4.12, RFC 9745]', () => {
+  it('a page lists every deprecated route with its replacement and sunset date, at the anchor the Link names', async () => {
+    const a = await createProjectAgentCampaign(h);
+    const r = await h.api('GET', `/api/agent-builder/projects/${a.locationId}/campaigns/${a.campaignId}/workflow`);
+    expect(r.status).toBe(200);
+    const target = /<([^>]+)>;\s*rel="deprecation"/.exec(r.headers.get('link')!)![1]!;
+    const url = new URL(target, h.url);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain(`id="${url.hash.slice(1)}"`);
+    const deprecated = (await import('../../server/app.js')).allRoutes(h.services).filter((d) => d.deprecated);
+    expect(deprecated.length).toBeGreaterThan(0);
+    for (const d of deprecated) {
+      const path = d.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      expect(html, path).toContain(`${d.method.toUpperCase()} ${path}`);
+      expect(html).toContain(d.deprecated!.replacedBy(path).replaceAll('&', '&amp;'));
+    }
+    expect(html).toContain('2027-07-01');
+    expect(html).toContain('2026-07-01');
+  });
+});

@@ -32,6 +32,9 @@ export function idempotencyGuard(repo: IdempotencyRepo): IdempotencyGuard {
     const query = [...new URLSearchParams(ctx.querystring)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const body = canonicalJson((ctx.request as { body?: unknown }).body ?? null);
     const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}?${new URLSearchParams(query)}\n${body}`).digest('hex');
+    // Keys stored before requests were compared canonically hold the fingerprint of the raw bytes.
+    const raw = (ctx.request as { rawBody?: string }).rawBody ?? JSON.stringify((ctx.request as { body?: unknown }).body ?? null);
+    const rawFingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}?${ctx.querystring}\n${raw}`).digest('hex');
     const settle = () => {
       if (ctx.status >= 200 && ctx.status < 300) repo.complete(caller.agencyId, key, ctx.status, ctx.body);
       else repo.release(caller.agencyId, key);
@@ -47,7 +50,7 @@ export function idempotencyGuard(repo: IdempotencyRepo): IdempotencyGuard {
       return null;
     });
     if (existing) {
-      if (existing.fingerprint !== fingerprint) {
+      if (existing.fingerprint !== fingerprint && existing.fingerprint !== rawFingerprint) {
         throw new AppError('CONFLICT', 'Idempotency-Key was already used with a different request', { detailCode: 'IdempotencyKeyReused' });
       }
       if (existing.status === 0) {

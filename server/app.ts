@@ -29,6 +29,7 @@ import { crmRoutes } from './routes/crm.js';
 import { callHistoryRoutes } from './routes/call-history.js';
 import { powerDialerRoutes } from './routes/power-dialer.js';
 import { contactEventRoutes } from './routes/contact-events.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
 
 export const EDITOR_DIST = path.resolve(import.meta.dirname, '../editor/dist');
 
@@ -49,6 +50,7 @@ export function allRoutes(s: Services): RouteDef[] {
     ...contactEventRoutes(s),
     ...agencyRoutes(s),
     ...vapiEventRoutes(s),
+    ...apiKeyRoutes(s),
   );
   return routes;
 }

@@ -19,7 +19,7 @@ export function authenticate(keys: ApiKeysRepo): Middleware {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new AppError('UNAUTHORIZED', 'missing API key: send Authorization: Bearer <API_KEY>');
     const key = match[1]!.length <= 512 ? keys.authenticate(match[1]!) : undefined;
-    if (!key) throw new AppError('UNAUTHORIZED', 'invalid or revoked API key');
+    if (!key) throw new AppError('UNAUTHORIZED', 'invalid, expired or revoked API key');
     ctx.state.caller = callerOf(key);
     return next();
   };

@@ -5,7 +5,7 @@ import { callerOf } from './request-context.js';
 
 /** Paths under /api that do not take an API key: health, the API description, and call events (signed). */
 export function isPublicPath(path: string): boolean {
-  return path === '/api/health' || path === '/api/openapi.json' || path.startsWith('/api/events/');
+  return path === '/api/health' || path === '/api/health/live' || path === '/api/health/ready' || path === '/api/openapi.json' || path.startsWith('/api/events/');
 }
 
 /**

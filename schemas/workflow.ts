@@ -385,7 +385,8 @@ export type PutEdge = FromSchema<typeof PutEdge>;
 
 export const PutWorkflowBody = {
   type: 'object',
-  required: ['nodes', 'edges', 'dispositionEntries'],
+  // Spec 4.12: "send expectedVersion". A whole-graph replace without it could silently undo another writer.
+  required: ['nodes', 'edges', 'dispositionEntries', 'expectedVersion'],
   additionalProperties: false,
   properties: {
     nodes: { type: 'array', maxItems: 1000, items: PutNode },

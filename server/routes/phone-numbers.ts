@@ -34,7 +34,8 @@ const present = (n: OwnedNumber) => ({
 
 function loadCampaign(s: Services, caller: Caller, campaignId: string): CampaignRecord {
   const campaign = s.repos.campaigns.get(caller.agencyId, campaignId);
-  if (!campaign) throw notFound(`campaign ${campaignId} not found`);
+  // A campaign of a deleted (hidden) project is gone with it (spec 3.1): not found, like any other.
+  if (!campaign || !s.repos.projects.get(caller.agencyId, campaign.projectId)) throw notFound(`campaign ${campaignId} not found`);
   assertProjectAccess(caller, campaign.projectId);
   return campaign;
 }
@@ -62,7 +63,7 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
             ...(body.phoneNumber !== undefined && { phoneNumber: body.phoneNumber }),
           });
         } catch (err) {
-          if (err instanceof PermanentPortError) throw new AppError('CONFLICT', err.message);
+          if (err instanceof PermanentPortError) throw new AppError('CONFLICT', err.message, { detailCode: 'NumberUnavailable' });
           throw err;
         }
         const owned = s.db.transaction(() => {
@@ -93,7 +94,7 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
       access, params: NumberParams, body: RegisterPhoneNumberBody,
       responses: { 200: { description: 'the number', schema: ok(PhoneNumberRecord) } },
       handler: ({ caller, params, body }) => {
-        if (phoneNumbers.ownedElsewhere(caller.agencyId, params.number)) throw new AppError('CONFLICT', `${params.number} belongs to another agency`);
+        if (phoneNumbers.ownedElsewhere(caller.agencyId, params.number)) throw new AppError('CONFLICT', `${params.number} belongs to another agency`, { detailCode: 'NumberOwnedElsewhere' });
         return { success: true, data: present(phoneNumbers.register(caller.agencyId, params.number, body)) };
       },
     }),
@@ -121,6 +122,6 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
 /** Spec 7's example conflict: an active campaign cannot lose its only caller ID. */
 export function assertNotLastNumber(campaign: CampaignRecord, nextNumbers: readonly string[]): void {
   if (campaign.active && campaign.fromNumbers.length > 0 && nextNumbers.length === 0) {
-    throw new AppError('CONFLICT', `cannot remove the only phone number of active campaign ${campaign.id}; add another number or stop the campaign first`);
+    throw new AppError('CONFLICT', `cannot remove the only phone number of active campaign ${campaign.id}; add another number or stop the campaign first`, { detailCode: 'LastNumberOfActiveCampaign' });
   }
 }

@@ -65,6 +65,7 @@ export function vapiEventRoutes(s: Services): RouteDef[] {
         const type = messageType(body) ?? 'unknown';
         if (type !== 'end-of-call-report') {
           ctx.status = 200;
+          ctx.state.callEvent = { type, result: 'ignored' };
           return { success: true, data: { type, ignored: true } };
         }
         const message = (body as { message: unknown }).message;
@@ -96,6 +97,7 @@ export function vapiEventRoutes(s: Services): RouteDef[] {
         }
         const result = await acceptCallEnded(s, agency.id, event, signature);
         ctx.status = result.duplicate ? 200 : 202;
+        ctx.state.callEvent = { type, result: result.duplicate ? 'duplicate' : 'accepted' };
         return { success: true, data: { type, ...result } };
       },
     }),

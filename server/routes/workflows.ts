@@ -65,6 +65,9 @@ const projectScope: Scope = {
   deprecated: {
     since: '2026-07-01T00:00:00Z',
     sunset: '2027-07-01T00:00:00Z',
+    anchor: 'project-scoped-workflow-routes',
+    replacedBy: (path) =>
+      `${path.replace('/api/agent-builder/projects/{locationId}/campaigns/{campaignId}/workflow', '/api/agent-builder/agents/{agentId}/campaign/workflow')}?locationId={locationId}&campaignId={campaignId}`,
     // The agent-scoped successor of the same operation, with the campaign named in the query.
     successor: (ctx) => {
       const campaign = ctx.state.workflowTarget as WorkflowTarget | undefined;
@@ -117,9 +120,11 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
     }
   }
 
-  const outcomeOf = (t: WorkflowTarget, raw: string): Disposition => {
+  /** `gated: false` accepts an outcome the agent can no longer emit (clearing its entry cleans the graph up). */
+  const outcomeOf = (t: WorkflowTarget, raw: string, gated = true): Disposition => {
     const outcome = normalizeOutcome(raw);
     if (!outcome) throw new AppError('VALIDATION', `params.outcome "${raw}" is not a known outcome; use VOICEMAIL, SUCCESS, CALLBACK, NO_ACTION, TRANSFER or RESCHEDULE (any case) or a dashboard label`);
+    if (!gated) return outcome;
     const emittable = emittableOutcomes(t.agent.capabilities);
     if (!emittable.includes(outcome)) {
       throw new AppError('VALIDATION', `agent ${t.agent.id} can never end a call in ${outcome} (its capabilities allow ${emittable.join(', ')}); install the capability first`);
@@ -201,7 +206,7 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
       responses: { 200: { description: 'the stored workflow', schema: WorkflowWithWarnings } },
       handler: ({ ctx, caller, params, query, body }) => {
         const t = target(caller, ctx, params as never, query as never);
-        const outcome = outcomeOf(t, (params as { outcome: string }).outcome);
+        const outcome = outcomeOf(t, (params as { outcome: string }).outcome, body.nodeId != null);
         const stored = write(caller, t, body.expectedVersion, (g) => ({
           graph: switchOutcome(g, outcome, body.nodeId ?? null),
           summary: body.nodeId ? `${outcome} now starts at ${body.nodeId}` : `${outcome} cleared`,

@@ -106,9 +106,12 @@ describe('agents (spec 2.11, 4.13)', () => {
     expectConforms(h.services, 'createAgent', 200, r.body);
     expect(r.body.data.capabilities).toEqual(['live_transfer', 'appointment_booking']);
     expect(r.body.data.outcomes).toEqual(['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION', 'TRANSFER', 'RESCHEDULE']);
-    // The legacy agentType of its campaign reflects only the first capability.
+    // Exactly a template's capabilities: the campaign's legacy agentType is that template (its clone source).
     const campaign = h.repos.campaigns.get(h.agencyId, r.body.data.campaignId)!;
-    expect(campaign.agentType).toBe('live_transfer');
+    expect(campaign.agentType).toBe('live_transfer_and_booking');
+    // Any other set of several capabilities reflects only the first (spec 2.11).
+    const mixed = await h.api('POST', '/api/agent-builder/agents', { body: { name: 'Mixed', agentType: 'outreach', locationId: ctx.locationId, capabilityIds: ['add_tag', 'appointment_booking'] } });
+    expect(h.repos.campaigns.get(h.agencyId, mixed.body.data.campaignId)!.agentType).toBe('add_tag');
     const plain = await h.api('POST', '/api/agent-builder/agents', { body: { name: 'Tagger', agentType: 'outreach', locationId: ctx.locationId, capabilityIds: ['add_tag'] } });
     expect(plain.body.data.outcomes).toEqual(['VOICEMAIL', 'CALLBACK', 'NO_ACTION']);
     const inbound = await h.api('POST', '/api/agent-builder/agents', { body: { name: 'Desk', agentType: 'inbound', locationId: ctx.locationId } });

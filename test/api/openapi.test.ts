@@ -57,7 +57,7 @@ describe('GET /api/openapi.json', () => {
     expect(doc.paths['/api/agent-builder/projects/{locationId}/campaigns/{campaignId}/workflow'].get.deprecated).toBe(true);
     for (const [path, ops] of Object.entries<Record<string, { security: unknown[]; operationId: string }>>(doc.paths)) {
       for (const op of Object.values(ops)) {
-        const expected = ['/api/health', '/api/openapi.json'].includes(path)
+        const expected = ['/api/health', '/api/health/live', '/api/health/ready', '/api/openapi.json'].includes(path)
           ? []
           : path.startsWith('/api/events/vapi/')
             ? [{ vapiSignature: [] }]

@@ -67,8 +67,11 @@ describe('projects (spec 2.1, 3.1, 4.1, 4.2)', () => {
 
   it('update merges known fields, keeps extra properties, and never lets the body overwrite owned fields', async () => {
     const p = (await connect({ crm: 'crm_a', locationId: 'loc_upd', active: false })).body.data;
+    const hijack = await h.api('PUT', `/api/v2/projects/${p.id}`, { body: { businessName: 'New Name', status: 'live', id: 'hijack' } });
+    expect(hijack.status).toBe(400);
+    expect(hijack.body.message).toMatch(/body\.(status|id)/);
     const r = await h.api('PUT', `/api/v2/projects/${p.id}`, {
-      body: { businessName: 'New Name', knowledgeBase: 'kb', callingWindowOverride: [{ days: [1, 2], start: '9:00', end: '17:00', tz: 'America/Chicago' }], customFlag: 'x', status: 'live', id: 'hijack' },
+      body: { businessName: 'New Name', knowledgeBase: 'kb', callingWindowOverride: [{ days: [1, 2], start: '9:00', end: '17:00', tz: 'America/Chicago' }], customFlag: 'x', status: 'stopped', id: p.id },
     });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ id: p.id, businessName: 'New Name', knowledgeBase: 'kb', customFlag: 'x', status: 'stopped' });

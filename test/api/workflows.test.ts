@@ -100,7 +100,7 @@ describe('workflow read and append (spec 4.12)', () => {
     expect(draftByAppend.status).toBe(400);
     expect(draftByAppend.body.message).toMatch(/PUT/);
     expect((await h.api('GET', wf(agentId))).body.data.version).toBe(0);
-    const draft = await h.api('PUT', wf(agentId), { body: { nodes: [{ id: 'd1', type: 'send-sms', config: {}, position: { x: 0, y: 0 } }], edges: [], dispositionEntries: { VOICEMAIL: 'd1' } } });
+    const draft = await h.api('PUT', wf(agentId), { body: { nodes: [{ id: 'd1', type: 'send-sms', config: {}, position: { x: 0, y: 0 } }], edges: [], dispositionEntries: { VOICEMAIL: 'd1' }, expectedVersion: 0 } });
     expect(draft.status, draft.text).toBe(200);
     expect(draft.body.data.warnings.map((x: { code: string }) => x.code)).toContain('DRAFT_NODE_SKIPPED');
     expect(draft.body.data.version).toBe(1);
@@ -183,10 +183,10 @@ describe('PATCH, DELETE, PUT, switch outcome, versions', () => {
     expect(put.body.data.version).toBe(4);
     expect(put.body.data.warnings.map((w: { code: string }) => w.code)).toContain('BRANCH_HANDLE_UNCONNECTED');
 
-    const cycle = await h.api('PUT', wf(agentId), { body: { nodes: put.body.data.nodes, edges: [...put.body.data.edges, { id: 'back', source: 'long', target: sms.id }], dispositionEntries: graph.dispositionEntries } });
+    const cycle = await h.api('PUT', wf(agentId), { body: { nodes: put.body.data.nodes, edges: [...put.body.data.edges, { id: 'back', source: 'long', target: sms.id }], dispositionEntries: graph.dispositionEntries, expectedVersion: 4 } });
     expect(cycle.status).toBe(400);
     expect(cycle.body.message).toMatch(/cycle/);
-    const dangling = await h.api('PUT', wf(agentId), { body: { nodes: put.body.data.nodes, edges: [{ id: 'x', source: sms.id, target: 'ghost' }], dispositionEntries: graph.dispositionEntries } });
+    const dangling = await h.api('PUT', wf(agentId), { body: { nodes: put.body.data.nodes, edges: [{ id: 'x', source: sms.id, target: 'ghost' }], dispositionEntries: graph.dispositionEntries, expectedVersion: 4 } });
     expect(dangling.status).toBe(400);
 
     const sw = await h.api('PUT', `${wf(agentId)}/outcomes/NO_ACTION/entry`, { body: { nodeId: 'long' } });

@@ -156,8 +156,12 @@ describe('saving against other writers, history and runs', () => {
     await openEditor(page, h, agentId);
     await page.getByTestId('tab-runs').click();
     const row = page.locator(`[data-call-id="${event.call.callId}"]`);
+    // Each run links to its workflow in the Temporal Web UI.
+    const temporalUrl = `${h.services.config.temporalUiUrl}/namespaces/default/workflows/${encodeURIComponent(h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.workflowId)}`;
+    await expect(page.locator(`[data-testid^="execution-temporal-"]`).first().getAttribute('href')).resolves.toBe(temporalUrl);
     await row.click();
     await page.getByTestId('run-banner').waitFor();
+    await expect(page.getByTestId('run-temporal-link').getAttribute('href')).resolves.toBe(temporalUrl);
     await expect(page.getByTestId('run-banner').textContent()).resolves.toContain('ended in Voicemail: run succeeded');
 
     // Each visited step shows its status; the branch not taken is dimmed; the path's edges are highlighted.

@@ -34,6 +34,7 @@ async function runChain(opts: {
       nodes: opts.nodes.map((n, i) => ({ position: { x: 0, y: i * 140 }, ...n })),
       edges: opts.edges ?? opts.nodes.slice(1).map((n, i) => ({ id: `e${i}`, source: opts.nodes[i]!.id, target: n.id })),
       dispositionEntries: { [outcome]: opts.nodes[0]!.id },
+      expectedVersion: h.repos.workflows.get(h.agencyId, ctx.campaignId).version,
     },
   });
   expect(put.status, put.text).toBe(200);

@@ -95,6 +95,8 @@ export interface Execution {
   startedAt: string;
   finishedAt?: string | null;
   steps: ExecutionStep[];
+  /** the run in the Temporal Web UI; null when the server has no UI address */
+  temporalUrl?: string | null;
 }
 
 export interface CustomValue {

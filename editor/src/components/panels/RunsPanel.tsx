@@ -36,6 +36,15 @@ function StepRow({ step }: { step: ExecutionStep }) {
   );
 }
 
+/** The run's workflow in the Temporal Web UI: its full event history, retries and timings. */
+function TemporalLink({ href, testId, label = 'Temporal' }: { href: string; testId: string; label?: string }) {
+  return (
+    <a className="temporal-link" href={href} target="_blank" rel="noreferrer" data-testid={testId} title="Open this run in the Temporal Web UI">
+      {label} ↗
+    </a>
+  );
+}
+
 export function RunsPanel() {
   const api = useEditor((s) => s.deps.api);
   const campaignId = useEditor((s) => s.base.campaignId);
@@ -84,6 +93,7 @@ export function RunsPanel() {
                   <time dateTime={e.startedAt}>{new Date(e.startedAt).toLocaleString()}</time>
                   <span className="field-hint">v{e.graphVersion}</span>
                 </button>
+                {e.temporalUrl && <TemporalLink href={e.temporalUrl} testId={`execution-temporal-${e.id}`} />}
               </li>
             );
           })}
@@ -94,6 +104,7 @@ export function RunsPanel() {
           <h3>
             Call {run.execution.callId}: {run.execution.status}
           </h3>
+          {run.execution.temporalUrl && <TemporalLink href={run.execution.temporalUrl} testId="run-temporal-link" label="Open this run in Temporal" />}
           {run.execution.error && <p className="field-error">{run.execution.error}</p>}
           <ol className="run-steps">
             {[...run.execution.steps]

@@ -51,6 +51,7 @@ export const BusinessDiff = {
 /** The graph about to be saved (a PUT body without expectedVersion). */
 export const ImpactBody = {
   ...PutWorkflowBody,
+  required: ['nodes', 'edges', 'dispositionEntries'],
   properties: { nodes: PutWorkflowBody.properties.nodes, edges: PutWorkflowBody.properties.edges, dispositionEntries: PutWorkflowBody.properties.dispositionEntries },
 } as const;
 
@@ -96,5 +97,6 @@ export const TemplateSummary = {
 
 export const DocumentedImpactBody = {
   ...DocumentedPutWorkflowBody,
+  required: ['nodes', 'edges', 'dispositionEntries'],
   properties: { nodes: DocumentedPutWorkflowBody.properties.nodes, edges: DocumentedPutWorkflowBody.properties.edges, dispositionEntries: DocumentedPutWorkflowBody.properties.dispositionEntries },
 };

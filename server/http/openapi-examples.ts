@@ -48,6 +48,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   previewWorkflowImpact: workflowGraph,
   applyWorkflowTemplate: { expectedVersion: 0 },
   retryFailedRuns: { executionIds: ['exe_4nQ2', 'exe_7Jr9'] },
+  createApiKey: { name: 'Reporting dashboard', role: 'project_user', scopes: ['calls:read', 'projects:read'], projectIds: ['prj_7Lk2'], expiresAt: '2027-06-30T00:00:00Z' },
 };
 
 /** The example of an operation's body (project-scoped twins share theirs). */

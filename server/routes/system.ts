@@ -36,13 +36,13 @@ export async function readiness(s: Pick<Services, 'db' | 'temporal'>) {
   return { status, store, temporal, version: API_VERSION };
 }
 
-/** Not ready is an error like any other (spec 7 envelope, decisions.md: 503 ServiceUnavailable), with the checks under data. */
-const NotReady = { ...ErrorBody, required: ['success', 'error', 'message', 'data'], properties: { ...ErrorBody.properties, data: Readiness } } as const;
+/** Not ready is an error like any other (spec 7 envelope, decisions.md: 503 ServiceUnavailable); the message names each check's state. */
+const NotReady = ErrorBody;
 
 function answerReadiness(ctx: { status: number }, data: Awaited<ReturnType<typeof readiness>>) {
   if (data.status === 'ready') return { success: true, data };
   ctx.status = 503;
-  return { success: false, error: 'ServiceUnavailable', message: `a dependency is down: store ${data.store}, temporal ${data.temporal}`, data };
+  return { success: false, error: 'ServiceUnavailable', message: `a dependency is down: store ${data.store}, temporal ${data.temporal}` };
 }
 
 export function systemRoutes(s: Services, all: () => RouteDef[]): RouteDef[] {
@@ -61,7 +61,7 @@ export function systemRoutes(s: Services, all: () => RouteDef[]): RouteDef[] {
       summary: 'Readiness: the store and Temporal answer (no key needed); while 503, send no traffic',
       description: 'Each check is bounded (Temporal: 2 s). `temporal` is `not_configured` in a process started without it.',
       access: 'public',
-      responses: { 200: { description: 'ready', schema: ok(Readiness) }, 503: { description: 'a dependency is down: the error envelope, its message naming each dependency, with the same readiness detail under data', schema: NotReady } },
+      responses: { 200: { description: 'ready', schema: ok(Readiness) }, 503: { description: 'a dependency is down: the error envelope, its message naming each check (store ok|down, temporal ok|down|not_configured)', schema: NotReady } },
       handler: async ({ ctx }) => {
         return answerReadiness(ctx, await readiness(s));
       },
@@ -70,7 +70,7 @@ export function systemRoutes(s: Services, all: () => RouteDef[]): RouteDef[] {
       method: 'get', path: '/api/health', operationId: 'health', tag: 'System',
       summary: 'Readiness, as /api/health/ready (kept for existing probes)',
       access: 'public',
-      responses: { 200: { description: 'healthy', schema: ok(Readiness) }, 503: { description: 'a dependency is down: the error envelope, its message naming each dependency, with the same readiness detail under data', schema: NotReady } },
+      responses: { 200: { description: 'healthy', schema: ok(Readiness) }, 503: { description: 'a dependency is down: the error envelope, its message naming each check (store ok|down, temporal ok|down|not_configured)', schema: NotReady } },
       handler: async ({ ctx }) => {
         return answerReadiness(ctx, await readiness(s));
       },

@@ -66,7 +66,7 @@ describe('health: liveness and readiness', () => {
     await proxy.cut();
     const ready = await get('/api/health/ready');
     expect(ready.status).toBe(503);
-    expect(ready.body).toMatchObject({ success: false, data: { status: 'not_ready', store: 'ok', temporal: 'down' } });
+    expect(ready.body).toEqual({ success: false, error: 'ServiceUnavailable', message: 'a dependency is down: store ok, temporal down' });
     expect((await get('/api/health')).status).toBe(503);
     expect((await get('/api/health/live')).status).toBe(200);
     await proxy.open();
@@ -80,7 +80,7 @@ describe('health: liveness and readiness', () => {
       s.db.close();
       const ready = await s.api('GET', '/api/health/ready', { key: null });
       expect(ready.status).toBe(503);
-      expect(ready.body).toMatchObject({ success: false, data: { status: 'not_ready', store: 'down', temporal: 'not_configured' } });
+      expect(ready.body).toEqual({ success: false, error: 'ServiceUnavailable', message: 'a dependency is down: store down, temporal not_configured' });
       expect((await s.api('GET', '/api/health/live', { key: null })).status).toBe(200);
     } finally {
       await s.close();

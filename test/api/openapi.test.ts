@@ -171,14 +171,14 @@ describe('documented workflow bodies agree with the two-stage validation', () =>
       for (const nodes of Object.values(t.chains)) expect(() => validate('body', DocumentedAppendNodesBody, { nodes })).not.toThrow();
       const g = templateGraph(t, all);
       expect(findGraphProblems(g)).toEqual([]);
-      expect(() => validate('body', DocumentedPutWorkflowBody, g)).not.toThrow();
+      expect(() => validate('body', DocumentedPutWorkflowBody, { ...g, expectedVersion: 0 })).not.toThrow();
     }
     for (const type of [...REMOVED_NODE_TYPES, 'no-such-type']) {
       expect(() => validate('body', DocumentedAppendNodesBody, { nodes: [{ type, config: { url: 'https://hooks.example.org/x' } }] })).toThrow();
       expect(findGraphProblems({ nodes: [{ id: 'n1', type, config: {}, position: { x: 0, y: 0 } }], edges: [], dispositionEntries: { VOICEMAIL: 'n1' } } as never).length).toBeGreaterThan(0);
     }
     // A draft is a PUT-only thing: empty configs are documented for PUT, refused by append.
-    expect(() => validate('body', DocumentedPutWorkflowBody, { nodes: [{ id: 'n1', type: 'send-sms', config: {} }], edges: [], dispositionEntries: {} })).not.toThrow();
+    expect(() => validate('body', DocumentedPutWorkflowBody, { nodes: [{ id: 'n1', type: 'send-sms', config: {} }], edges: [], dispositionEntries: {}, expectedVersion: 0 })).not.toThrow();
     expect(() => validate('body', DocumentedAppendNodesBody, { nodes: [{ type: 'send-sms', config: {} }] })).toThrow();
   });
 });

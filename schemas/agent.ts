@@ -51,14 +51,15 @@ export const Agent = {
 } as const;
 export type Agent = FromSchema<typeof Agent>;
 
-// `agentType` is checked by the route so the 400 can list the valid types (spec 7).
+// Spec 7: an unknown agentType is refused with the list of the valid types (`x-error` words it).
+const AgentTypeParam = { enum: AGENT_TYPES, 'x-error': `{at} {value} is not valid; valid types: ${AGENT_TYPES.join(', ')}` } as const;
 export const CreateAgentBody = {
   type: 'object',
   required: ['name', 'agentType', 'locationId'],
   additionalProperties: false,
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 200 },
-    agentType: { type: 'string' },
+    agentType: AgentTypeParam,
     locationId: Id,
     capabilityIds: { type: 'array', items: { enum: CAPABILITIES }, uniqueItems: true, description: 'installed capabilities; a Reminder (`appointment`) agent always has its fixed template\'s (omit, or send exactly those)' },
     postCallFields: { type: 'array', items: PostCallField, maxItems: 100 },
@@ -86,5 +87,5 @@ export type PatchAgentBody = FromSchema<typeof PatchAgentBody>;
 
 export const ListAgentsQuery = {
   type: 'object',
-  properties: { agentType: { type: 'string' }, locationId: { type: 'string' } },
+  properties: { agentType: AgentTypeParam, locationId: { type: 'string' } },
 } as const;

@@ -1,11 +1,14 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { DateTime, Id } from './common.js';
+import { TimeZone } from './time-zones.js';
 
 // Calling windows (spec 2.2) and power-dialer cadences. The arithmetic over these shapes lives
-// in engine/cadence; the pattern below only fixes the text form, the engine checks the ranges
-// (`windowProblems` / `stepProblems` give the server field-named messages for a 400).
+// in engine/cadence, which checks again (`windowProblems` / `stepProblems`) what the patterns
+// below already say, for windows that reach it from elsewhere (stored campaigns, CRM data).
 
-const clock = { type: 'string', pattern: '^\\d{1,2}:\\d{2}$' } as const;
+// [0-9], not \d: a pattern is also read by tools whose \d matches any Unicode digit.
+const clock = { type: 'string', pattern: '^([01]?[0-9]|2[0-3]):[0-5][0-9]$' } as const;
+const closing = { type: 'string', pattern: '^(([01]?[0-9]|2[0-3]):[0-5][0-9]|24:00)$' } as const;
 
 /** Spec 2.2, exactly. `days` are ISO weekdays: 1 = Monday ... 7 = Sunday. */
 export const CallingWindow = {
@@ -24,8 +27,8 @@ export const CallingWindow = {
       description: 'ISO weekdays, 1 = Monday ... 7 = Sunday',
     },
     start: { ...clock, description: 'opening time, H:MM or HH:MM (00:00 to 23:59)' },
-    end: { ...clock, description: 'closing time, H:MM or HH:MM (00:00 to 23:59, or 24:00)' },
-    tz: { type: 'string', minLength: 1, description: 'IANA time zone name, e.g. America/Chicago' },
+    end: { ...closing, description: 'closing time, H:MM or HH:MM (00:00 to 23:59, or 24:00)' },
+    tz: TimeZone,
   },
 } as const;
 export type CallingWindow = FromSchema<typeof CallingWindow>;

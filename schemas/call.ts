@@ -1,6 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { DateTime, E164, Id } from './common.js';
 import { LEGACY_AGENT_TYPES } from './campaign.js';
+import { OutcomeSpelling } from './workflow.js';
 
 const scalar = { type: ['string', 'number', 'boolean', 'null'] } as const;
 
@@ -97,7 +98,7 @@ export const CallEndedEvent = {
         transcript: { type: 'string', maxLength: 500000 },
         transcriptSource: { type: 'string' },
         /** the raw disposition (VOICEMAIL …) or its dashboard form, any case */
-        disposition: { type: 'string', minLength: 1 },
+        disposition: OutcomeSpelling,
         fields: { type: 'array', items: RecordedField, maxItems: 200 },
         /** a time the caller asked to be called back at, if any */
         callerPreference: { type: 'string' },

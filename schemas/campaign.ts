@@ -58,8 +58,24 @@ export type Campaign = FromSchema<typeof Campaign>;
 
 const tags = { type: 'array', items: { type: 'string', minLength: 1, maxLength: 100 }, maxItems: 100 } as const;
 
-// `dialing` and `agentType` are checked by the route (spec 7 wants a message listing the valid
-// values, and a retired value named as retired), so the schema only fixes their JSON type here.
+// Spec 7 wants a message listing the valid values, and a retired value named as retired: the
+// rule is the schema's, the words its `x-error` (server/http/validation.ts).
+const WritableDialing = {
+  enum: WRITABLE_DIALING,
+  description: 'dispatch mode; `reactivation` and `confirmation` are retired (read-only) and null is refused: omit the field to leave it unchanged',
+  'x-error': {
+    null: '{at} cannot be null; omit it to leave it unchanged. Valid values: s2l, s2l_pd, pd',
+    reactivation: '{at} "reactivation" is retired and can no longer be written. Valid values: s2l, s2l_pd, pd',
+    confirmation: '{at} "confirmation" is retired and can no longer be written. Valid values: s2l, s2l_pd, pd',
+    '*': '{at} {value} is not valid. Valid values: s2l, s2l_pd, pd',
+  },
+} as const;
+const LegacyAgentType = {
+  enum: [...LEGACY_AGENT_TYPES, null],
+  description: 'the legacy template id (spec 2.3); null for none',
+  'x-error': `{at} {value} is not valid; valid types: ${LEGACY_AGENT_TYPES.join(', ')}`,
+} as const;
+
 export const CreateCampaignBody = {
   type: 'object',
   required: ['name', 'agentId'],
@@ -69,8 +85,8 @@ export const CreateCampaignBody = {
     agentId: Id,
     activeTags: tags,
     inactiveTags: tags,
-    dialing: { type: ['string', 'null'] },
-    agentType: { type: ['string', 'null'] },
+    dialing: WritableDialing,
+    agentType: LegacyAgentType,
     fromNumbers: { type: 'array', items: E164, maxItems: 50 },
     active: { type: 'boolean' },
     callingWindow: CallingWindowSetting,

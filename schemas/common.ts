@@ -1,7 +1,7 @@
 /** Shapes shared by every area: ids, dates, the error envelope of spec section 7. */
 export const Id = { type: 'string', minLength: 1, maxLength: 200 } as const;
 export const DateTime = { type: 'string', format: 'date-time' } as const;
-export const E164 = { type: 'string', pattern: '^\\+\\d{10,15}$' } as const;
+export const E164 = { type: 'string', pattern: '^\\+[0-9]{10,15}$' } as const;
 
 export const ErrorBody = {
   type: 'object',

@@ -59,15 +59,13 @@ const listParams = {
   campaignIds: { type: 'string', minLength: 1, maxLength: 5000, description: 'comma-separated campaign ids: a combined view' },
 } as const;
 
-/**
- * Spec 4.7. `cadenceStep` is required, but the route checks its presence itself: the spec wants
- * the 400 text to be exactly "cadenceStep is required".
- */
+/** Spec 4.7: `cadenceStep` is required (a 400 whose text says so). */
 export const PipelineLeadsQuery = {
   type: 'object',
   additionalProperties: false,
+  required: ['cadenceStep'],
   properties: {
-    cadenceStep: { type: 'integer', minimum: 0, description: 'required: the cadence step (0-based) to list' },
+    cadenceStep: { type: 'integer', minimum: 0, description: 'the cadence step (0-based) to list' },
     ...listParams,
     scheduleId: { ...Id, description: 'a cadence id: only leads following that cadence' },
   },
@@ -112,9 +110,11 @@ export const EnrolLeadBody = {
   additionalProperties: false,
   properties: {
     campaignId: Id,
-    contactId: Id,
-    contact: ContactInput,
+    contactId: { ...Id, description: 'a contact the product knows (send this or contact)' },
+    contact: { ...ContactInput, description: 'the contact itself (send this or contactId)' },
   },
+  oneOf: [{ required: ['contactId'], properties: { contactId: true } }, { required: ['contact'], properties: { contact: true } }],
+  'x-error': { $oneOf: 'send exactly one of body.contactId and body.contact' },
 } as const;
 export type EnrolLeadBody = FromSchema<typeof EnrolLeadBody>;
 

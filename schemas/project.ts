@@ -2,6 +2,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { CallingWindowSetting } from './cadence.js';
 import { DateTime, Id, VISIBLE_ASCII } from './common.js';
 import { Campaign } from './campaign.js';
+import { TIME_ZONES, TimeZone } from './time-zones.js';
 
 const nullableString = { type: ['string', 'null'] } as const;
 
@@ -124,6 +125,9 @@ export const CreateProjectBody = {
     credentials: { ...CrmCredentialInput, description: "crm_a only: the location's credential; the product then acts on the real location (verified on connect, crm_a filled from it). Without it the project runs on the embedded sandbox CRM." },
     smsCarrier: { enum: ['crm', 'twilio'] },
   },
+  // crm_b needs its connection object; credentials are for crm_a (GoHighLevel) only, so far.
+  if: { properties: { crm: { const: 'crm_b' } } },
+  then: { required: ['crm_b'], properties: { crm_b: true, credentials: { not: {}, 'x-error': 'body.credentials: only crm_a (GoHighLevel) locations can be connected with credentials so far' } } },
 } as const;
 export type CreateProjectBody = FromSchema<typeof CreateProjectBody>;
 
@@ -136,7 +140,7 @@ export const UpdateProjectBody = {
     'Other additional properties are stored and read back.',
   properties: {
     agencyName: { type: 'string' },
-    timezone: { type: ['string', 'null'], minLength: 1, description: 'IANA time zone name' },
+    timezone: { enum: [...TIME_ZONES, null], description: 'IANA time zone name (null: none)', 'x-error': TimeZone['x-error'] },
     companyId: { type: 'string' },
     active: { type: 'boolean' },
     callbacksHandledByHuman: { type: 'boolean' },

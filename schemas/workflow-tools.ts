@@ -1,4 +1,4 @@
-import { DocumentedPutWorkflowBody, PutWorkflowBody } from './workflow.js';
+import { DocumentedPutWorkflowBody, OutcomeSpelling, PutWorkflowBody } from './workflow.js';
 
 const scalar = { type: ['string', 'number', 'boolean', 'null'] } as const;
 
@@ -8,7 +8,7 @@ export const TestRunBody = {
   required: ['outcome'],
   additionalProperties: false,
   properties: {
-    outcome: { type: 'string', minLength: 1, description: 'the outcome whose chain runs (any spelling: VOICEMAIL, voicemail, Call Back, ...)' },
+    outcome: { ...OutcomeSpelling, description: 'the outcome whose chain runs (any spelling: VOICEMAIL, voicemail, Call Back, ...)' },
     fields: { type: 'object', maxProperties: 100, additionalProperties: scalar, description: 'sample recorded call fields, e.g. { "appointment_time": "2026-12-01T15:00:00Z" }' },
     callSummary: { type: 'string', maxLength: 20_000 },
     transcript: { type: 'string', maxLength: 200_000 },

@@ -14,6 +14,23 @@ import { DateTime, E164, Id } from './common.js';
 export const DISPOSITIONS = ['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION', 'TRANSFER', 'RESCHEDULE'] as const;
 export type Disposition = (typeof DISPOSITIONS)[number];
 
+/**
+ * Any spelling of an outcome the API accepts (engine/graph/outcomes.ts `normalizeOutcome`): the raw
+ * disposition, its dashboard type or label, in any letter case, with spaces, underscores and
+ * hyphens anywhere between letters ("Call Back", "call_back", "callBack"). Every form of an outcome
+ * squashes to its raw disposition without underscores, so one letter-by-letter pattern per outcome
+ * states the rule exactly (JSON Schema has no case-insensitive flag).
+ */
+const anyCaseLetters = (word: string) =>
+  [...word.toLowerCase().replace(/_/g, '')].map((c) => `[${c}${c.toUpperCase()}]`).join('[\\s_-]*');
+export const OUTCOME_SPELLING_PATTERN = `^[\\s_-]*(${DISPOSITIONS.map(anyCaseLetters).join('|')})[\\s_-]*$`;
+export const OutcomeSpelling = {
+  type: 'string',
+  pattern: OUTCOME_SPELLING_PATTERN,
+  description: 'an outcome: VOICEMAIL, SUCCESS, CALLBACK, NO_ACTION, TRANSFER or RESCHEDULE, its dashboard type or label, in any letter case',
+  'x-error': '{at} "{value}" is not a known outcome; use VOICEMAIL, SUCCESS, CALLBACK, NO_ACTION, TRANSFER or RESCHEDULE (any case) or a dashboard label',
+} as const;
+
 export const ACTION_TYPES = [
   'add-tag',
   'remove-tag',

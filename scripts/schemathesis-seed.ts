@@ -67,6 +67,9 @@ async function seed(n: number) {
 }
 
 const sets = [await seed(1), await seed(2)];
+// Keys the fuzzer may revoke: never the one it runs with, or every later request would be a 401.
+const spareKeys: string[] = [];
+for (let i = 1; i <= 3; i++) spareKeys.push((await api('POST', '/api/keys', { name: `Spare key ${i}`, role: 'agency_admin', scopes: ['calls:read'] })).data.key.id);
 const all = <K extends keyof (typeof sets)[number]>(k: K) => sets.flatMap((x) => x[k] as string | string[]);
 const list = (values: (string | number)[]) => `[${[...new Set(values)].map((v) => JSON.stringify(v)).join(', ')}]`;
 
@@ -84,15 +87,19 @@ const dictionaries: Record<string, (string | number)[]> = {
   leadId: all('leadId'),
   outcome: ['VOICEMAIL', 'voicemail', 'Voicemail', 'SUCCESS', 'Call Back', 'TRANSFER', 'NO_ACTION'],
   version: [1, 2, 3],
+  keyId: spareKeys,
 };
 const bindings: [string, string][] = [
   ['path.id', 'id'], ['path.agentId', 'agentId'], ['path.locationId', 'locationId'], ['path.campaignId', 'campaignId'],
   ['path.nodeId', 'nodeId'], ['path.callId', 'callId'], ['path.number', 'number'], ['path.executionId', 'executionId'],
-  ['path.leadId', 'leadId'], ['path.outcome', 'outcome'], ['path.version', 'version'],
+  ['path.leadId', 'leadId'], ['path.outcome', 'outcome'], ['path.version', 'version'], ['path.keyId', 'keyId'],
   ['query.locationId', 'locationId'], ['query.campaignId', 'campaignId'], ['query.scheduleId', 'id'],
   ['body.campaignId', 'campaignId'], ['body.locationId', 'locationId'], ['body.nodeId', 'nodeId'], ['body.nodes[*].id', 'nodeId'],
 ];
 const probability = Number(process.env.SEEDED_PROBABILITY ?? '0.8');
+const always = new Set(['path.keyId']);
+
+
 const toml = [
   '# Written by scripts/schemathesis-seed.ts for one run; not kept.',
   `base-url = ${JSON.stringify(url)}`,
@@ -100,7 +107,11 @@ const toml = [
   '',
   ...Object.entries(dictionaries).flatMap(([name, values]) => [`[dictionaries.${name}]`, `values = ${list(values)}`, '']),
   '[parameters]',
-  ...bindings.map(([param, dict]) => `${JSON.stringify(param)} = { dictionary = ${JSON.stringify(dict)}, probability = ${probability} }`),
+  ...bindings.map(([param, dict]) => `${JSON.stringify(param)} = { dictionary = ${JSON.stringify(dict)}, probability = ${always.has(param) ? 1 : probability} }`),
+  '',
+  // schemathesis's own list, and 431: a request line or headers over 16 KB are refused before parsing.
+  '[checks.negative_data_rejection]',
+  `expected-statuses = ${list(['400', '401', '403', '404', '405', '406', '409', '415', '422', '428', '429', '431', '5xx'])}`,
   '',
 ].join('\n');
 fs.writeFileSync(out, toml);

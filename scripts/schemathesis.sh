@@ -12,7 +12,7 @@
 # 3. starts the product on free ports (API, embedded Temporal dev server + worker);
 # 4. seeds two project/agent/campaign sets over the API and binds path, query and body
 #    parameters to their ids (scripts/schemathesis-seed.ts), so requests reach real resources;
-# 5. runs `st run --checks all --exclude-checks ...`.
+# 5. runs `st run --checks all` over the four phases.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -75,25 +75,38 @@ fi
 seed=()
 [[ -n "${SCHEMATHESIS_SEED:-}" ]] && seed=(--seed "$SCHEMATHESIS_SEED")
 
-# Excluded checks (docs/reliability.md has the long form):
-# - positive_data_acceptance: schema-valid data is refused on purpose where rules go past the
-#   schema (retired `dialing` values, outcome gating, calling-window ranges, E.164 numbers of the
-#   sandbox inventory, a graph that would not validate): a 400 there is the product being right.
-# - negative_data_rejection: bodies the spec leaves open (project update allows additional
-#   properties, campaign `config`, contact `fields`) accept data schemathesis considers invalid.
-# - ignored_auth is kept: it sends each operation without the key and with a broken one (401).
-excluded="${SCHEMATHESIS_EXCLUDE-positive_data_acceptance,negative_data_rejection}"
+# Every check on every operation, in two runs against the same server. The second runs every check
+# but positive_data_acceptance on the few operations that refuse some schema-valid requests for a
+# reason no schema can state (docs/reliability.md, "Schemathesis"); the first runs every check on
+# all the others. (A check disabled per operation in the config would not do: `--checks all`
+# overrides the config.) SCHEMATHESIS_EXCLUDE can still name checks to skip for a run by hand.
+#   connectProject, reconnectProject, putTwilioCredentials, putVapiCredentials: the vendor
+#     (GoHighLevel, Twilio, Vapi) refuses the credentials sent: its verdict, a 400 naming the field;
+#   createApiKey: expiresAt must be in the future; projectIds goes with role (in the description);
+#   listCalls: cursor is opaque, only a nextCursor this API returned is one.
+unstated=(connectProject reconnectProject putTwilioCredentials putVapiCredentials createApiKey listCalls)
+excluded="${SCHEMATHESIS_EXCLUDE-}"
 exclude=()
 [[ -n "$excluded" ]] && exclude=(--exclude-checks "$excluded")
+ids_of() { local flag="$1"; shift; for id in "$@"; do printf '%s\n%s\n' "$flag" "$id"; done; }
+mapfile -t skip_unstated < <(ids_of --exclude-operation-id "${unstated[@]}")
+mapfile -t only_unstated < <(ids_of --include-operation-id "${unstated[@]}")
 # Run from the temp dir: schemathesis keeps a cache in its working directory, never in the repo.
 cd "$data"
 set +e
-"$venv/bin/st" --config-file "$data/schemathesis.toml" run "http://127.0.0.1:$port/api/openapi.json" \
-  --checks all \
-  "${exclude[@]}" \
-  --phases "$phases" -n "$examples" "${seed[@]}" "${report[@]}" \
-  --generation-database none --no-color
+st_run() {
+  "$venv/bin/st" --config-file "$data/schemathesis.toml" run "http://127.0.0.1:$port/api/openapi.json" \
+    --checks all "$@" \
+    --phases "$phases" -n "$examples" "${seed[@]}" "${report[@]}" \
+    --generation-database none --no-color
+}
+echo "[schemathesis] run 1 of 2: every check, every operation but: ${unstated[*]}"
+st_run "${exclude[@]}" "${skip_unstated[@]}"
 status=$?
+echo "[schemathesis] run 2 of 2: every check but positive_data_acceptance, on: ${unstated[*]}"
+st_run --exclude-checks "positive_data_acceptance${excluded:+,$excluded}" "${only_unstated[@]}"
+second=$?
+(( status == 0 )) && status=$second
 set -e
 if grep -q '"level":[56]0' "$log"; then
   echo "[schemathesis] the server logged errors:" >&2

@@ -5,6 +5,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { AppendRouterConfig, nodeConfigSchemas } from '../../schemas/workflow.js';
+import { E164 } from '../../schemas/common.js';
 import { GraphRefusal, type GraphProblem } from './errors.js';
 import { layoutGraph } from './layout.js';
 import { DISPOSITIONS, normalizeOutcome } from './outcomes.js';
@@ -53,7 +54,7 @@ function describeAjvError(e: ErrorObject): { at: string; what: string } {
     case 'enum':
       return { at, what: `must be one of ${(p.allowedValues as unknown[]).map((v) => quoted(v)).join(', ')}` };
     case 'pattern':
-      if (p.pattern === '^\\+\\d{10,15}$') return { at, what: 'must be an E.164 phone number: + and 10 to 15 digits' };
+      if (p.pattern === E164.pattern) return { at, what: 'must be an E.164 phone number: + and 10 to 15 digits' };
       return { at, what: e.message ?? 'is invalid' };
     default:
       return { at, what: e.message ?? 'is invalid' };

@@ -70,10 +70,10 @@ export function agencyRoutes(s: Services): RouteDef[] {
       handler: ({ caller, body }) => {
         const has = (provider: Provider) => s.credentials.list(caller.agencyId).some((c) => c.owner === 'agency' && c.provider === provider);
         if (body.smsCarrier === 'twilio' && !has('twilio')) {
-          throw new AppError('VALIDATION', 'body.smsCarrier "twilio" needs the agency\'s Twilio credentials first (PUT /api/agency/credentials/twilio)');
+          throw new AppError('CONFLICT', 'body.smsCarrier "twilio" needs the agency\'s Twilio credentials first (PUT /api/agency/credentials/twilio)', { detailCode: 'CredentialsMissing' });
         }
         if (body.voicePlatform === 'vapi' && !has('vapi')) {
-          throw new AppError('VALIDATION', 'body.voicePlatform "vapi" needs the agency\'s Vapi credentials first (PUT /api/agency/credentials/vapi)');
+          throw new AppError('CONFLICT', 'body.voicePlatform "vapi" needs the agency\'s Vapi credentials first (PUT /api/agency/credentials/vapi)', { detailCode: 'CredentialsMissing' });
         }
         const next: Record<string, unknown> = { ...s.repos.agencies.settings(caller.agencyId), ...body };
         // null removes a setting

@@ -7,7 +7,7 @@ import type { Caller } from '../http/request-context.js';
 import { assertProjectAccess, canAccessProject } from '../http/request-context.js';
 import type { Services } from '../services.js';
 import type { AgentRecord, PostCallFieldRecord } from '../store/agents.js';
-import { AGENT_TYPES, Agent, CreateAgentBody, ListAgentsQuery, PatchAgentBody } from '../../schemas/agent.js';
+import { Agent, CreateAgentBody, ListAgentsQuery, PatchAgentBody } from '../../schemas/agent.js';
 import { IdParams, ok } from '../../schemas/common.js';
 import { AgentTypeEntry, SkillEntry } from '../../schemas/catalog.js';
 import { loadProject } from './projects.js';
@@ -22,12 +22,6 @@ export const PLATFORM_FIELDS: PostCallFieldRecord[] = [
   { name: 'call_summary', type: 'text', description: 'summary of the call', platformManaged: true },
   { name: 'callback_time', type: 'datetime', description: 'time the contact asked to be called back', platformManaged: true },
 ];
-
-export function assertAgentType(value: string): asserts value is (typeof AGENT_TYPES)[number] {
-  if (!(AGENT_TYPES as readonly string[]).includes(value)) {
-    throw new AppError('VALIDATION', `agentType "${value}" is not valid; valid types: ${AGENT_TYPES.join(', ')}`);
-  }
-}
 
 export function loadAgent(s: Services, caller: Caller, id: string): AgentRecord {
   const agent = s.repos.agents.get(caller.agencyId, id);
@@ -75,7 +69,6 @@ export function agentRoutes(s: Services): RouteDef[] {
       body: CreateAgentBody, idempotent: true,
       responses: { 200: { description: 'the agent', schema: ok(Agent) } },
       handler: ({ caller, body }) => {
-        assertAgentType(body.agentType);
         const project = loadProject(s, caller, body.locationId);
         const capabilities = capabilitiesFor(body.agentType, body.capabilityIds, 'body.capabilityIds');
         const template = body.workflowTemplateId === undefined ? undefined : findTemplate(body.workflowTemplateId);
@@ -121,7 +114,6 @@ export function agentRoutes(s: Services): RouteDef[] {
       query: ListAgentsQuery,
       responses: { 200: { description: 'agents', schema: ok({ type: 'array', items: Agent }) } },
       handler: ({ caller, query }) => {
-        if (query.agentType !== undefined) assertAgentType(query.agentType);
         const project = query.locationId ? loadProject(s, caller, query.locationId) : undefined;
         return {
           success: true,

@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import type { StoredCall } from '../store/calls.js';
 import { CallRecord } from '../../schemas/call.js';
 import { Id, ok } from '../../schemas/common.js';
+import { OutcomeSpelling } from '../../schemas/workflow.js';
 import { normalizeOutcome, OUTCOMES } from '../../engine/graph/outcomes.js';
 import { AGENT_TYPES } from '../../schemas/agent.js';
 import { legacyAgentType } from '../catalog.js';
@@ -18,8 +19,8 @@ const ListCallsQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    excludeReviewed: { type: 'string' },
-    disposition: { type: 'string', minLength: 1 },
+    excludeReviewed: { enum: ['true', 'false'], description: 'exactly `true` or `false`', 'x-error': '{at} must be exactly "true" or "false", got "{value}"' },
+    disposition: OutcomeSpelling,
     campaignId: Id,
     from: { type: 'string', format: 'date-time' },
     to: { type: 'string', format: 'date-time' },
@@ -75,9 +76,6 @@ export function callHistoryRoutes(s: Services): RouteDef[] {
         },
       },
       handler: ({ caller, query }) => {
-        if (query.excludeReviewed !== undefined && query.excludeReviewed !== 'true' && query.excludeReviewed !== 'false') {
-          throw new AppError('VALIDATION', `query.excludeReviewed must be exactly "true" or "false", got "${query.excludeReviewed}"`);
-        }
         let disposition: string | null = null;
         if (query.disposition !== undefined) {
           const outcome = normalizeOutcome(query.disposition);

@@ -5,7 +5,7 @@ import { defineRoute, type RouteDef } from '../http/route.js';
 import type { Caller } from '../http/request-context.js';
 import type { Services } from '../services.js';
 import type { CampaignRecord } from '../store/campaigns.js';
-import { Campaign, CreateCampaignBody, LEGACY_AGENT_TYPES, PatchCampaignBody, WRITABLE_DIALING } from '../../schemas/campaign.js';
+import { Campaign, CreateCampaignBody, PatchCampaignBody } from '../../schemas/campaign.js';
 import { Id, ok } from '../../schemas/common.js';
 import { loadProject } from './projects.js';
 import { presentCampaign } from './present.js';
@@ -18,29 +18,6 @@ const anyRole = ['agency_admin', 'project_user'] as const;
 
 const ProjectParams = { type: 'object', required: ['locationId'], properties: { locationId: Id } } as const;
 const CampaignParams = { type: 'object', required: ['locationId', 'campaignId'], properties: { locationId: Id, campaignId: Id } } as const;
-
-/** Spec 7 and 9: only s2l, pd and s2l_pd can be written; retired modes and null are refused by name. */
-export function checkDialing(value: unknown): CampaignRecord['dialing'] | undefined {
-  if (value === undefined) return undefined;
-  if (value === null) {
-    throw new AppError('VALIDATION', `body.dialing cannot be null; omit it to leave it unchanged. Valid values: ${WRITABLE_DIALING.join(', ')}`);
-  }
-  if (value === 'reactivation' || value === 'confirmation') {
-    throw new AppError('VALIDATION', `body.dialing "${value}" is retired and can no longer be written. Valid values: ${WRITABLE_DIALING.join(', ')}`);
-  }
-  if (!(WRITABLE_DIALING as readonly unknown[]).includes(value)) {
-    throw new AppError('VALIDATION', `body.dialing "${String(value)}" is not valid. Valid values: ${WRITABLE_DIALING.join(', ')}`);
-  }
-  return value as CampaignRecord['dialing'];
-}
-
-export function checkLegacyAgentType(value: unknown): string | null | undefined {
-  if (value === undefined || value === null) return value as null | undefined;
-  if (!(LEGACY_AGENT_TYPES as readonly unknown[]).includes(value)) {
-    throw new AppError('VALIDATION', `body.agentType "${String(value)}" is not valid; valid types: ${LEGACY_AGENT_TYPES.join(', ')}`);
-  }
-  return value as string;
-}
 
 export function loadCampaign(s: Services, caller: Caller, locationId: string, campaignId: string): CampaignRecord {
   const project = loadProject(s, caller, locationId);
@@ -74,8 +51,8 @@ export function campaignRoutes(s: Services): RouteDef[] {
         const project = loadProject(s, caller, params.locationId);
         const agent = agents.get(caller.agencyId, body.agentId);
         if (!agent || agent.projectId !== project.id) throw notFound(`agent ${body.agentId} not found in project ${params.locationId}`);
-        const dialing = checkDialing(body.dialing);
-        const agentType = checkLegacyAgentType(body.agentType);
+        const dialing = body.dialing as CampaignRecord['dialing'] | undefined;
+        const agentType = body.agentType;
         assertCampaignDialerSettings(s, caller.agencyId, body);
         const template = body.workflowTemplateId === undefined ? undefined : findTemplate(body.workflowTemplateId);
         if (body.workflowTemplateId !== undefined && !template) throw new AppError('VALIDATION', `body.workflowTemplateId "${body.workflowTemplateId}" is not a template; GET /api/agent-builder/workflow-templates lists them`);
@@ -116,8 +93,8 @@ export function campaignRoutes(s: Services): RouteDef[] {
       handler: ({ caller, params, body }) => {
         return s.db.transaction(() => {
           const current = loadCampaign(s, caller, params.locationId, params.campaignId);
-          const dialing = checkDialing(body.dialing);
-          const agentType = checkLegacyAgentType(body.agentType);
+          const dialing = body.dialing as CampaignRecord['dialing'] | undefined;
+          const agentType = body.agentType;
           assertCampaignDialerSettings(s, caller.agencyId, body);
           if (body.agentId !== undefined) {
             const agent = agents.get(caller.agencyId, body.agentId);

@@ -178,9 +178,6 @@ export function powerDialerRoutes(s: Services): RouteDef[] {
         },
       },
       handler: async ({ caller, body }) => {
-        if ((body.contactId === undefined) === (body.contact === undefined)) {
-          throw new AppError('VALIDATION', 'send exactly one of body.contactId and body.contact');
-        }
         const campaign = campaigns.get(caller.agencyId, body.campaignId);
         const project = campaign && projects.get(caller.agencyId, campaign.projectId);
         if (!campaign || !project) throw notFound(`campaign ${body.campaignId} not found`);
@@ -224,7 +221,6 @@ export function powerDialerRoutes(s: Services): RouteDef[] {
       access: read, query: PipelineLeadsQuery,
       responses: { 200: { description: 'a page of leads', schema: ok(LeadPage) } },
       handler: ({ caller, query }) => {
-        if (query.cadenceStep === undefined) throw new AppError('VALIDATION', 'cadenceStep is required');
         return listLeads(caller, query, 'pipeline');
       },
     }),

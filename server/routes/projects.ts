@@ -1,4 +1,3 @@
-import { IANAZone } from 'luxon';
 import { CAMPAIGN_SYSTEMS } from '../catalog.js';
 import { canonicalJson } from '../http/idempotency.js';
 import { AppError, notFound } from '../http/errors.js';
@@ -69,7 +68,7 @@ export function projectRoutes(s: Services): RouteDef[] {
 
   function assertTwilioSet(agencyId: string, field: string) {
     if (!s.credentials.list(agencyId).some((c) => c.owner === 'agency' && c.provider === 'twilio')) {
-      throw new AppError('VALIDATION', `${field} "twilio" needs the agency's Twilio credentials first (PUT /api/agency/credentials/twilio)`);
+      throw new AppError('CONFLICT', `${field} "twilio" needs the agency's Twilio credentials first (PUT /api/agency/credentials/twilio)`, { detailCode: 'CredentialsMissing' });
     }
   }
 
@@ -142,8 +141,6 @@ export function projectRoutes(s: Services): RouteDef[] {
       body: CreateProjectBody, idempotent: true,
       responses: { 200: { description: 'the connected project', schema: ok(Project) } },
       handler: ({ caller, body }) => {
-        if (body.crm === 'crm_b' && !body.crm_b) throw new AppError('VALIDATION', 'body.crm_b is required when crm is crm_b');
-        if (body.crm === 'crm_b' && body.credentials) throw new AppError('VALIDATION', 'body.credentials: only crm_a (GoHighLevel) locations can be connected with credentials so far');
         assertWindowsUsable(body.callingWindowOverride, 'body.callingWindowOverride');
         if (body.smsCarrier === 'twilio') assertTwilioSet(caller.agencyId, 'body.smsCarrier');
         // Without credentials: the sandbox CRM, synchronously (inside the idempotency transaction).
@@ -182,7 +179,6 @@ export function projectRoutes(s: Services): RouteDef[] {
           const { agencyName, active, callbacksHandledByHuman, multipleTimezoneCheck, businessName, businessNameOverridden, callingWindowOverride, knowledgeBase, smsCarrier, timezone, companyId, ...extra } = body as Record<string, unknown> & typeof body;
           assertWindowsUsable(callingWindowOverride, 'body.callingWindowOverride');
           if (smsCarrier === 'twilio') assertTwilioSet(caller.agencyId, 'body.smsCarrier');
-          if (typeof timezone === 'string' && !IANAZone.isValidZone(timezone)) throw new AppError('VALIDATION', `body.timezone "${timezone}" is not an IANA time zone name (e.g. America/Chicago)`);
           // Spec 2.1 fields the server owns: sent back as they are (a read-modify-write client), they
           // change nothing and are accepted; sent with another value, they are refused by name, never
           // a 200 that quietly ignores them.

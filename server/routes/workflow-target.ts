@@ -9,6 +9,7 @@ import type { StoredWorkflow } from '../store/workflows.js';
 import { computeWarnings } from '../../engine/graph/warnings.js';
 import { emittableOutcomes } from '../../engine/graph/outcomes.js';
 import { loadAgent } from './agents.js';
+import { Id } from '../../schemas/common.js';
 
 export interface WorkflowTarget {
   agent: AgentRecord;
@@ -20,11 +21,20 @@ export interface WorkflowTarget {
  * The workflow an agent-scoped path names: the `locationId`+`campaignId` pair when given (both or
  * neither), otherwise the agent's primary campaign.
  */
+/** The query of agent-scoped workflow routes. */
+export const TargetQuery = {
+  type: 'object',
+  properties: {
+    locationId: { ...Id, description: "the agent's location (its CRM location id or project id); with campaignId (spec 4.12), or alone for the primary campaign" },
+    campaignId: { ...Id, description: 'a campaign of the agent; omitted: its primary campaign' },
+  },
+} as const;
+
 export function resolveTarget(s: Services, caller: Caller, agentId: string, query: { locationId?: string; campaignId?: string }): WorkflowTarget {
   const agent = loadAgent(s, caller, agentId);
-  if ((query.locationId === undefined) !== (query.campaignId === undefined)) {
-    throw new AppError('VALIDATION', 'query.locationId and query.campaignId go together: send both, or neither for the primary campaign');
-  }
+  // Spec 4.12 has clients send both or neither; each alone is accepted too (a rule OpenAPI can
+  // state): locationId alone checks the agent's location and selects its primary campaign,
+  // campaignId alone selects that campaign of the agent.
   const project = s.repos.projects.get(caller.agencyId, agent.projectId);
   if (!project) throw notFound(`agent ${agentId} not found`);
   if (query.locationId !== undefined && query.locationId !== project.locationId && query.locationId !== project.id) {

@@ -14,14 +14,13 @@ import { Id, ok } from '../../schemas/common.js';
 import { Execution as ExecutionSchema } from '../../schemas/execution.js';
 import { Workflow, Warning } from '../../schemas/workflow.js';
 import { BusinessDiff, DocumentedImpactBody, ImpactBody, ImpactReport, TemplateSummary, TestRunBody } from '../../schemas/workflow-tools.js';
-import { asAppError, presentWorkflow, resolveTarget, warningsFor, type WorkflowTarget } from './workflow-target.js';
+import { asAppError, presentWorkflow, resolveTarget, TargetQuery, warningsFor, type WorkflowTarget } from './workflow-target.js';
 import { findTemplate, templateGraph, WORKFLOW_TEMPLATES, type WorkflowTemplate } from '../workflow-templates.js';
 
 const anyRole = ['agency_admin', 'project_user'] as const;
 const readAccess = { scope: 'workflows:read', roles: anyRole } as const;
 const writeAccess = { scope: 'workflows:write', roles: ['agency_admin'] } as const;
 const base = '/api/agent-builder/agents/:agentId/campaign/workflow';
-const TargetQuery = { type: 'object', properties: { locationId: Id, campaignId: Id } } as const;
 const AgentParams = { type: 'object', required: ['agentId'], properties: { agentId: Id } } as const;
 const DiffParams = { type: 'object', required: ['agentId', 'from', 'to'], properties: { agentId: Id, from: { type: 'integer', minimum: 0 }, to: { type: 'integer', minimum: 0 } } } as const;
 const TemplateParams = { type: 'object', required: ['agentId', 'templateId'], properties: { agentId: Id, templateId: { type: 'string', minLength: 1, maxLength: 100 } } } as const;

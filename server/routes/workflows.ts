@@ -12,8 +12,8 @@ import { defineRoute, type Deprecation, type RouteDef } from '../http/route.js';
 import type { Caller } from '../http/request-context.js';
 import type { Services } from '../services.js';
 import { Id, ok } from '../../schemas/common.js';
-import { AppendNodesBody, DocumentedAppendNodesBody, DocumentedPatchWorkflowBody, DocumentedPutWorkflowBody, PatchWorkflowBody, PutWorkflowBody, SwitchOutcomeBody, Warning, Workflow } from '../../schemas/workflow.js';
-import { asAppError, presentWorkflow, resolveTarget, warningsFor, type WorkflowTarget } from './workflow-target.js';
+import { AppendNodesBody, DocumentedAppendNodesBody, OutcomeSpelling, DocumentedPatchWorkflowBody, DocumentedPutWorkflowBody, PatchWorkflowBody, PutWorkflowBody, SwitchOutcomeBody, Warning, Workflow } from '../../schemas/workflow.js';
+import { asAppError, presentWorkflow, resolveTarget, TargetQuery, warningsFor, type WorkflowTarget } from './workflow-target.js';
 import { executionRoutes } from './executions.js';
 
 const admin = ['agency_admin'] as const;
@@ -21,7 +21,6 @@ const anyRole = ['agency_admin', 'project_user'] as const;
 const readAccess = { scope: 'workflows:read', roles: anyRole } as const;
 const writeAccess = { scope: 'workflows:write', roles: admin } as const;
 
-const TargetQuery = { type: 'object', properties: { locationId: Id, campaignId: Id } } as const;
 
 const WorkflowWithWarnings = ok({ ...Workflow, properties: { ...Workflow.properties, warnings: { type: 'array', items: Warning } } });
 const AppendResponse = {
@@ -151,7 +150,7 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
     defineRoute({
       ...common, method: 'post', path: `${base}/outcomes/:outcome/nodes`, operationId: op('appendWorkflowNodes'),
       summary: "Append actions (or a router) to the end of an outcome's chain; ids, edges and layout are derived",
-      access: writeAccess, params: paramsSchema(scope, { outcome: { type: 'string', minLength: 1 } }), query: TargetQuery, body: AppendNodesBody, documentedBody: DocumentedAppendNodesBody, idempotent: true,
+      access: writeAccess, params: paramsSchema(scope, { outcome: OutcomeSpelling }), query: TargetQuery, body: AppendNodesBody, documentedBody: DocumentedAppendNodesBody, idempotent: true,
       responses: { 200: { description: 'stored; `warnings` name what will not act as expected', schema: AppendResponse } },
       handler: ({ ctx, caller, params, query, body }) => {
         const t = target(caller, ctx, params as never, query as never);
@@ -202,7 +201,7 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
     defineRoute({
       ...common, method: 'put', path: `${base}/outcomes/:outcome/entry`, operationId: op('switchWorkflowOutcome'),
       summary: "Point an outcome's entry at another existing node (or clear it with null)",
-      access: writeAccess, params: paramsSchema(scope, { outcome: { type: 'string', minLength: 1 } }), query: TargetQuery, body: SwitchOutcomeBody,
+      access: writeAccess, params: paramsSchema(scope, { outcome: OutcomeSpelling }), query: TargetQuery, body: SwitchOutcomeBody,
       responses: { 200: { description: 'the stored workflow', schema: WorkflowWithWarnings } },
       handler: ({ ctx, caller, params, query, body }) => {
         const t = target(caller, ctx, params as never, query as never);

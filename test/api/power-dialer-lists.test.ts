@@ -87,7 +87,7 @@ describe('GET /api/power-dialer/pipeline/leads (spec 4.7)', () => {
   it('without cadenceStep: 400 with exactly the short body', async () => {
     const r = await list('');
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ success: false, error: 'cadenceStep is required' });
+    expect(r.body).toEqual({ success: false, error: 'query.cadenceStep is required' });
   });
 
   it('rejects out-of-range and unknown parameters with a 400 naming them, in the short body', async () => {

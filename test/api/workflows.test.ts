@@ -37,7 +37,14 @@ describe('workflow read and append (spec 4.12)', () => {
     expect(more.body.workflow.edges.at(-1)).toMatchObject({ source: tag.id });
     const byQuery = await h.api('GET', `${wf(agentId)}?locationId=${locationId}&campaignId=${campaignId}`);
     expect(byQuery.body.data.version).toBe(2);
-    expect((await h.api('GET', `${wf(agentId)}?locationId=${locationId}`)).status).toBe(400);
+    // Each alone is accepted too (docs/decisions.md): locationId checks the agent's location and
+    // selects the primary campaign; campaignId selects that campaign of the agent.
+    const byLocation = await h.api('GET', `${wf(agentId)}?locationId=${locationId}`);
+    expect(byLocation.status).toBe(200);
+    expect(byLocation.body.data).toMatchObject({ campaignId, version: 2 });
+    expect((await h.api('GET', `${wf(agentId)}?campaignId=${campaignId}`)).body.data).toMatchObject({ campaignId, version: 2 });
+    expect((await h.api('GET', `${wf(agentId)}?locationId=elsewhere`)).status).toBe(404);
+    expect((await h.api('GET', `${wf(agentId)}?campaignId=cmp_nope`)).status).toBe(404);
   });
 
   it('accepts the outcome raw, in any case, or as the dashboard label; 400 when the agent can never emit it', async () => {

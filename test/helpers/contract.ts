@@ -9,6 +9,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
 addFormats(ajv);
 ajv.addKeyword({ keyword: 'x-summary', schemaType: 'string' });
+ajv.addKeyword({ keyword: 'x-error', schemaType: ['string', 'object'] });
 const cache = new Map<object, ReturnType<typeof ajv.compile>>();
 
 function compiled(schema: object) {

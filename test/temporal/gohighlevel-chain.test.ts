@@ -208,8 +208,10 @@ describe('a crm_a project connected to GoHighLevel', () => {
   it("with Twilio as the project's SMS carrier, SMS go through Twilio from the campaign caller ID; email stays with the CRM", async () => {
     const c = await connected();
     const refused = await h.api('PUT', `/api/v2/projects/${c.projectId}`, { body: { smsCarrier: 'twilio' } });
-    expect(refused.status).toBe(400);
-    expect(refused.body.message).toContain('Twilio credentials');
+    // A conflict with the agency's state (no Twilio credentials yet), not a malformed request.
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ success: false, error: 'CONFLICT', code: 'CredentialsMissing', message: expect.stringContaining('Twilio credentials') });
+    expect(h.repos.projects.get(h.agencyId, c.projectId)!.smsCarrier ?? 'crm').toBe('crm');
     const wrong = await h.api('PUT', '/api/agency/credentials/twilio', { body: { accountSid: TWILIO_SID, authToken: 'not-the-auth-token-0000' } });
     expect(wrong.status).toBe(400);
     const set = await h.api('PUT', '/api/agency/credentials/twilio', { body: { accountSid: TWILIO_SID, authToken: TWILIO_AUTH } });

@@ -18,6 +18,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 
 // Both the server's validator (default Ajv, strict) and a draft 2020-12 one must accept the schemas.
 const validators = [new Ajv({ strict: true, allowUnionTypes: true }), new Ajv2020({ strict: true, allowUnionTypes: true })];
+// `x-error` is the API's wording of a refusal (server/http/validation.ts), not a rule.
+for (const v of validators) v.addKeyword({ keyword: 'x-error', schemaType: ['string', 'object'] });
 for (const ajv of validators) addFormats(ajv);
 
 function check(schema: object, value: unknown): boolean[] {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { DISPOSITIONS, emittableOutcomes, isDisposition, normalizeOutcome, OUTCOMES } from '../../../../engine/graph/outcomes.js';
+import { OUTCOME_SPELLING_PATTERN } from '../../../../schemas/workflow.js';
 
 describe('OUTCOMES', () => {
   it('has the dashboard type, label and a hex colour for each of the six dispositions', () => {
@@ -69,5 +71,18 @@ describe('emittableOutcomes (spec 2.11)', () => {
   it('SUCCESS and RESCHEDULE only with appointment_booking, in canonical order', () => {
     expect(emittableOutcomes(['appointment_booking'])).toEqual(['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION', 'RESCHEDULE']);
     expect(emittableOutcomes(['live_transfer', 'appointment_booking'])).toEqual([...DISPOSITIONS]);
+  });
+});
+
+describe('OUTCOME_SPELLING_PATTERN (the document states what normalizeOutcome accepts)', () => {
+  const re = new RegExp(OUTCOME_SPELLING_PATTERN, 'u');
+  it('accepts every form of every outcome, respelled, and nothing normalizeOutcome refuses', () => {
+    const forms = DISPOSITIONS.flatMap((d) => [d, OUTCOMES[d].type, OUTCOMES[d].label]);
+    // a form respelled: letters in any case, separators inserted between letters and at the ends
+    const respelled = fc
+      .tuple(fc.constantFrom(...forms), fc.infiniteStream(fc.boolean()), fc.infiniteStream(fc.constantFrom('', '', ' ', '_', '-', '  ')))
+      .map(([form, upper, sep]) => [...form.replace(/[\s_-]/g, '')].map((c) => sep.next().value + (upper.next().value ? c.toUpperCase() : c.toLowerCase())).join('') + sep.next().value);
+    fc.assert(fc.property(respelled, (s) => re.test(s) && normalizeOutcome(s) !== null));
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.constantFrom(...forms).map((f) => `${f}x`), fc.constantFrom(...forms).map((f) => f.slice(1))), (s) => re.test(s) === (normalizeOutcome(s) !== null)));
   });
 });

@@ -78,14 +78,36 @@ export async function newAgent(h: Harness, locationId: string, name = 'Front des
   return { agentId: r.body.data.id as string, campaignId: r.body.data.campaignId as string };
 }
 
-/** Every write the page sends to the API, as "METHOD /path" (query left out), in order. */
+/**
+ * Every write the page sends to the API, as "METHOD /path" (query left out), in order. The impact
+ * preview (`POST …/workflow/impact`) stores nothing and is left out; `recordImpactReads` counts it.
+ */
 export function recordWrites(page: Page): string[] {
   const writes: string[] = [];
   page.on('request', (req) => {
     const url = new URL(req.url());
-    if (url.pathname.startsWith('/api/') && req.method() !== 'GET') writes.push(`${req.method()} ${url.pathname}`);
+    if (url.pathname.startsWith('/api/') && req.method() !== 'GET' && !url.pathname.endsWith('/workflow/impact')) writes.push(`${req.method()} ${url.pathname}`);
   });
   return writes;
+}
+
+/** The impact previews the page asks for before saving, as their request bodies. */
+export function recordImpactReads(page: Page): { nodes: { id: string; type: string; config: Record<string, unknown> }[] }[] {
+  const bodies: { nodes: { id: string; type: string; config: Record<string, unknown> }[] }[] = [];
+  page.on('request', (req) => {
+    if (req.method() === 'POST' && new URL(req.url()).pathname.endsWith('/workflow/impact')) bodies.push(req.postDataJSON());
+  });
+  return bodies;
+}
+
+/** Console errors and uncaught exceptions of the page (a test expects none). */
+export function recordConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`${msg.text()} @ ${msg.location().url}`);
+  });
+  page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));
+  return errors;
 }
 
 export const wfPath = (agentId: string) => `/api/agent-builder/agents/${agentId}/campaign/workflow`;

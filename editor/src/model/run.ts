@@ -1,5 +1,5 @@
 /** The path one post-call run took, as canvas highlights: a status per step, the edges it followed. Pure. */
-import type { Execution, StepStatus } from '../api/types';
+import type { Execution, ExecutionStep, StepStatus } from '../api/types';
 import type { Graph } from './types';
 import { entryEdgeId } from './types';
 
@@ -28,4 +28,62 @@ export function runView(execution: Execution, g: Graph): RunView {
   }
   const ids = new Set(g.nodes.map((n) => n.id));
   return { execution, statusByNode, edgeIds, missing: [...new Set(path.filter((id) => !ids.has(id)))] };
+}
+
+/** A test run: on the sandbox, nothing reaches a real contact. */
+export const isTestRun = (e: Pick<Execution, 'kind'>): boolean => e.kind === 'test';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** `2031-03-04 15:00 UTC`: the same for every viewer (a slot is a moment, shown in UTC). */
+export function utcMinute(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+const list = (v: unknown): string | null => (Array.isArray(v) && v.length ? v.map(String).join(', ') : null);
+
+/**
+ * What a step did (or would do), in one line, from its rendered input and output: the SMS text as
+ * sent, the slot booked, the tags, the note. Null when there is nothing to say beyond the status.
+ */
+export function stepHeadline(step: ExecutionStep): string | null {
+  const input = (step.input && typeof step.input === 'object' ? step.input : {}) as Record<string, unknown>;
+  const output = (step.output && typeof step.output === 'object' ? step.output : {}) as Record<string, unknown>;
+  switch (step.nodeType) {
+    case 'send-sms': {
+      const body = text(output.body) ?? text(input.body);
+      return body && `SMS: ${body}`;
+    }
+    case 'send-email': {
+      const subject = text(input.subject);
+      const body = text(input.body);
+      return subject || body ? `Email: ${[subject, body].filter(Boolean).join(' — ')}` : null;
+    }
+    case 'add-note':
+      return text(input.body) && `Note: ${text(input.body)}`;
+    case 'add-tag':
+      return list(input.tags) && `Adds tag ${list(input.tags)}`;
+    case 'remove-tag':
+      return list(input.tags) && `Removes tag ${list(input.tags)}`;
+    case 'set-field':
+      return text(input.field) && `Sets ${text(input.field)} to ${JSON.stringify(input.value ?? null)}`;
+    case 'move-stage':
+      return text(input.stageId) && `Moves to stage ${text(input.stageId)}${text(input.pipelineId) ? ` (pipeline ${text(input.pipelineId)})` : ''}`;
+    case 'book-appointment': {
+      const starts = text(output.startsAt);
+      if (!starts) return null;
+      const ends = text(output.endsAt);
+      const calendar = text(output.calendarId) ?? text(input.calendarId);
+      return `Books ${utcMinute(starts)}${ends ? `–${utcMinute(ends).slice(11)}` : ''}${calendar ? ` on calendar ${calendar}` : ''}`;
+    }
+    case 'if':
+    case 'switch': {
+      const handle = text(output.handle);
+      return handle && `Took the “${handle}” branch`;
+    }
+    default:
+      return null;
+  }
 }

@@ -28,7 +28,17 @@ export const Agent = {
     projectId: { type: 'string' },
     /** the agent's primary campaign */
     campaignId: { type: ['string', 'null'] },
-    capabilities: { type: 'array', items: { enum: CAPABILITIES } },
+    capabilities: { type: 'array', items: { enum: CAPABILITIES }, description: 'the same list as `campaign.capabilities`, kept at the top level for clients that read it here' },
+    campaign: {
+      type: 'object',
+      description: "spec 2.11: the campaign facet, the agent's primary campaign with what the agent can do there",
+      required: ['id', 'agentType', 'capabilities'],
+      properties: {
+        id: { type: ['string', 'null'], description: 'the primary campaign id (as `campaignId`)' },
+        agentType: { type: 'string', description: 'the legacy template id the campaign was cloned from (spec 2.3)' },
+        capabilities: { type: 'array', items: { enum: CAPABILITIES } },
+      },
+    },
     /** outcomes a call with this agent can end in (spec 2.11 gating) */
     outcomes: { type: 'array', items: { type: 'string' } },
     postCallFields: { type: 'array', items: PostCallField },
@@ -50,7 +60,7 @@ export const CreateAgentBody = {
     name: { type: 'string', minLength: 1, maxLength: 200 },
     agentType: { type: 'string' },
     locationId: Id,
-    capabilityIds: { type: 'array', items: { enum: CAPABILITIES }, uniqueItems: true },
+    capabilityIds: { type: 'array', items: { enum: CAPABILITIES }, uniqueItems: true, description: 'installed capabilities; a Reminder (`appointment`) agent always has its fixed template\'s (omit, or send exactly those)' },
     postCallFields: { type: 'array', items: PostCallField, maxItems: 100 },
     voice: { type: 'string' },
     prompt: { type: 'string', maxLength: 100000 },

@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { DateTime, E164, Id } from './common.js';
+import { LEGACY_AGENT_TYPES } from './campaign.js';
 
 const scalar = { type: ['string', 'number', 'boolean', 'null'] } as const;
 
@@ -22,19 +23,19 @@ export const CallRecord = {
   properties: {
     id: { type: 'string' },
     callId: { type: 'string' },
-    date: { type: 'string' },
+    date: { type: 'string', format: 'date', description: "the call's calendar date in the project's time zone (`dateTime` is the instant, in UTC)" },
     dateTime: DateTime,
     leadName: { type: 'string' },
     phoneNumber: E164,
     direction: { type: 'string' },
     status: { type: 'string' },
-    duration: { type: 'number' },
+    duration: { type: 'number', minimum: 0, description: 'length of the call in seconds' },
     agent: { type: 'string' },
     callSummary: { type: 'string' },
     projectName: { type: 'string' },
     recordingUrl: { type: 'string', format: 'uri' },
-    cost: { type: 'number' },
-    agentType: { type: 'string' },
+    cost: { type: 'number', minimum: 0, description: 'what the voice platform charged for the call, in US dollars' },
+    agentType: { enum: LEGACY_AGENT_TYPES, description: 'the legacy template id of the call\'s campaign (spec 2.3), the same vocabulary on every call' },
     campaignId: { type: 'string' },
     campaignName: { type: 'string' },
     disposition: Disposition,
@@ -89,8 +90,8 @@ export const CallEndedEvent = {
       properties: {
         ...callCommon,
         status: { type: 'string', default: 'ended' },
-        duration: { type: 'number', minimum: 0 },
-        cost: { type: 'number', minimum: 0 },
+        duration: { type: 'number', minimum: 0, description: 'seconds' },
+        cost: { type: 'number', minimum: 0, description: 'US dollars' },
         recordingUrl: { type: 'string', format: 'uri' },
         callSummary: { type: 'string', maxLength: 20000 },
         transcript: { type: 'string', maxLength: 500000 },

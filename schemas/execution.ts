@@ -37,5 +37,6 @@ export const Execution = {
     retryOf: { type: ['string', 'null'], description: 'the failed run this run resumes from its failed step' },
     retriedBy: { type: ['string', 'null'], description: 'the run that resumed this failed run; a failed run is retried at most once (retry the newest failed run of a call)' },
     steps: { type: 'array', items: ExecutionStep },
+    temporalUrl: { type: ['string', 'null'], format: 'uri', description: 'this run in the Temporal Web UI (TEMPORAL_UI_URL); null when no UI address is configured' },
   },
 } as const;

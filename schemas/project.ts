@@ -130,8 +130,14 @@ export type CreateProjectBody = FromSchema<typeof CreateProjectBody>;
 /** Spec 4.1: no required field, additional properties allowed. */
 export const UpdateProjectBody = {
   type: 'object',
+  description:
+    'Fields the server owns (id, agencyId, crm, locationId, status, installed, campaigns, createdAt, updatedAt, uninstalledAt, crm_a, crm_b, ' +
+    'disconnectedReason, credentials) are accepted only with their current value (a read-modify-write client); another value is a 400 naming the field. ' +
+    'Other additional properties are stored and read back.',
   properties: {
     agencyName: { type: 'string' },
+    timezone: { type: ['string', 'null'], minLength: 1, description: 'IANA time zone name' },
+    companyId: { type: 'string' },
     active: { type: 'boolean' },
     callbacksHandledByHuman: { type: 'boolean' },
     multipleTimezoneCheck: { type: 'boolean' },

@@ -1,4 +1,4 @@
-import { PutWorkflowBody } from './workflow.js';
+import { DocumentedPutWorkflowBody, PutWorkflowBody } from './workflow.js';
 
 const scalar = { type: ['string', 'number', 'boolean', 'null'] } as const;
 
@@ -51,6 +51,7 @@ export const BusinessDiff = {
 /** The graph about to be saved (a PUT body without expectedVersion). */
 export const ImpactBody = {
   ...PutWorkflowBody,
+  required: ['nodes', 'edges', 'dispositionEntries'],
   properties: { nodes: PutWorkflowBody.properties.nodes, edges: PutWorkflowBody.properties.edges, dispositionEntries: PutWorkflowBody.properties.dispositionEntries },
 } as const;
 
@@ -93,3 +94,9 @@ export const TemplateSummary = {
   required: ['id', 'name', 'description', 'system', 'outcomes'],
   properties: { id: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, system: { type: 'string' }, outcomes: { type: 'array', items: { type: 'string' } } },
 } as const;
+
+export const DocumentedImpactBody = {
+  ...DocumentedPutWorkflowBody,
+  required: ['nodes', 'edges', 'dispositionEntries'],
+  properties: { nodes: DocumentedPutWorkflowBody.properties.nodes, edges: DocumentedPutWorkflowBody.properties.edges, dispositionEntries: DocumentedPutWorkflowBody.properties.dispositionEntries },
+};

@@ -385,7 +385,8 @@ export type PutEdge = FromSchema<typeof PutEdge>;
 
 export const PutWorkflowBody = {
   type: 'object',
-  required: ['nodes', 'edges', 'dispositionEntries'],
+  // Spec 4.12: "send expectedVersion". A whole-graph replace without it could silently undo another writer.
+  required: ['nodes', 'edges', 'dispositionEntries', 'expectedVersion'],
   additionalProperties: false,
   properties: {
     nodes: { type: 'array', maxItems: 1000, items: PutNode },
@@ -428,3 +429,72 @@ export const SwitchOutcomeBody = {
   properties: { nodeId: { type: ['string', 'null'], minLength: 1 }, expectedVersion: ExpectedVersion },
 } as const;
 export type SwitchOutcomeBody = FromSchema<typeof SwitchOutcomeBody>;
+
+// ---------------------------------------------------------------------------------------------
+// The same bodies with every per-type rule stated, for the OpenAPI document. Requests are
+// validated in two stages (the permissive bodies above, then the graph validator with
+// `nodeConfigSchemas`), so a refusal names the node and the field; the rules are the same ones,
+// and test/api/openapi.test.ts holds the two stages and these schemas to agreement.
+// ---------------------------------------------------------------------------------------------
+
+/** An unfinished draft (PUT only): a node saved with an empty config, which runs skip. */
+const DraftConfig = { type: 'object', maxProperties: 0, description: 'an unfinished draft: runs skip it' } as const;
+
+const typedNode = (type: NodeType, config: object, extra: Record<string, object> = {}, required: string[] = []) => ({
+  type: 'object',
+  title: type,
+  required: [...required, 'type', 'config'],
+  additionalProperties: false,
+  properties: { ...extra, type: { const: type }, label: Label, config },
+});
+
+/** An action as append takes it: its config complete (drafts are saved with PUT). */
+export const DocumentedAppendAction = { oneOf: ACTION_TYPES.map((t) => typedNode(t, nodeConfigSchemas[t])) };
+
+export const DocumentedAppendNodesBody = {
+  ...AppendNodesBody,
+  properties: {
+    ...AppendNodesBody.properties,
+    nodes: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 100,
+      items: {
+        anyOf: [
+          {
+            ...AppendRouterNode,
+            properties: {
+              ...AppendRouterNode.properties,
+              config: {
+                ...AppendRouterConfig,
+                properties: {
+                  ...AppendRouterConfig.properties,
+                  cases: { ...AppendRouterConfig.properties.cases, items: { ...AppendRouterCase, properties: { ...AppendRouterCase.properties, nodes: { type: 'array', maxItems: 100, items: DocumentedAppendAction } } } },
+                  default: { ...AppendRouterConfig.properties.default, properties: { nodes: { type: 'array', maxItems: 100, items: DocumentedAppendAction } } },
+                },
+              },
+            },
+          },
+          DocumentedAppendAction,
+        ],
+      },
+    },
+  },
+};
+
+/** A node as PUT sends it: any writable type, its config complete or an empty draft. */
+export const DocumentedPutNode = { oneOf: NODE_TYPES.map((t) => typedNode(t, { anyOf: [nodeConfigSchemas[t], DraftConfig] }, { id: Id, position: Position }, ['id'])) };
+
+export const DocumentedPutWorkflowBody = {
+  ...PutWorkflowBody,
+  properties: { ...PutWorkflowBody.properties, nodes: { type: 'array', maxItems: 1000, items: DocumentedPutNode }, dispositionEntries: DispositionEntries },
+};
+
+/** PATCH merges into a node's config key by key: any keys of its type's config (null removes one). */
+export const DocumentedPatchWorkflowBody = {
+  ...PatchWorkflowBody,
+  properties: {
+    ...PatchWorkflowBody.properties,
+    nodes: { type: 'array', minItems: 1, maxItems: 1000, items: { ...PatchNode, properties: { ...PatchNode.properties, config: { type: 'object', additionalProperties: true, description: "keys of the node type's config to set; null removes a key" } } } },
+  },
+};

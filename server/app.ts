@@ -14,6 +14,10 @@ import { rateLimit } from './http/rate-limit.js';
 import { limitJsonDepth } from './http/json-depth.js';
 import { requireUtf8, watchUtf8 } from './http/utf8.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
+import { deprecationsPage } from './http/deprecations.js';
+import { metricsEndpoint } from './ops/endpoints.js';
+import { traceRequests } from './ops/tracing.js';
+import { readiness, API_VERSION } from './routes/system.js';
 import type { Services } from './services.js';
 import { projectRoutes } from './routes/projects.js';
 import { agencyRoutes } from './routes/agency.js';
@@ -30,6 +34,7 @@ import { crmRoutes } from './routes/crm.js';
 import { callHistoryRoutes } from './routes/call-history.js';
 import { powerDialerRoutes } from './routes/power-dialer.js';
 import { contactEventRoutes } from './routes/contact-events.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
 
 export const EDITOR_DIST = path.resolve(import.meta.dirname, '../editor/dist');
 
@@ -52,11 +57,18 @@ export function allRoutes(s: Services): RouteDef[] {
     ...vapiEventRoutes(s),
     ...workflowToolRoutes(s),
     ...failedRunRoutes(s),
+    ...apiKeyRoutes(s),
   );
   return routes;
 }
 
-/** Request id first, and one log line per request: method, path, status, time. Never headers or bodies. */
+/** Where call events from a voice platform arrive (by path: a body the parser refuses never reaches a route). */
+const callEventSource = (path: string) => (path === '/api/events/calls' ? 'calls' : path.startsWith('/api/events/vapi/') ? 'vapi' : null);
+
+/**
+ * Request id first, and one log line per request: method, path, status, time. Never headers or
+ * bodies. The same place counts the request and its duration by route template (Prometheus).
+ */
 function requestLog(s: Services): Middleware {
   return async function requestLogMiddleware(ctx, next) {
     const id = /^[\w.-]{1,64}$/.test(ctx.get('x-request-id')) ? ctx.get('x-request-id') : randomUUID();
@@ -66,11 +78,20 @@ function requestLog(s: Services): Middleware {
     try {
       await next();
     } finally {
+      const seconds = (performance.now() - started) / 1000;
+      // The template, never the concrete path: ids in paths would make a series per resource.
+      const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? (ctx.path.startsWith('/api') ? 'unmatched' : ctx.path.startsWith('/editor') ? '/editor' : ctx.path === '/metrics' ? '/metrics' : 'other');
+      const labels = { route, method: ctx.method, status: String(ctx.status) };
+      s.metrics.httpRequests.inc(labels);
+      s.metrics.httpDuration.observe(labels, seconds);
+      const source = callEventSource(ctx.path);
+      if (source) {
+        // What the handler decided; anything it did not get to is a refusal (signature, body, 503).
+        const decided = ctx.state.callEvent as { type: string; result: string } | undefined;
+        s.metrics.callEvents.inc({ source, type: decided?.type ?? 'unknown', result: decided?.result ?? 'refused', status: String(ctx.status) });
+      }
       if (ctx.path.startsWith('/api')) {
-        s.logger.info(
-          { reqId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started), key: ctx.state.caller?.keyId },
-          'request',
-        );
+        s.logger.info({ reqId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000), key: ctx.state.caller?.keyId }, 'request');
       }
     }
   };
@@ -116,9 +137,12 @@ function allowOfBestMatch(): Middleware {
 export function createApp(s: Services): Koa {
   const app = new Koa({ proxy: false });
   const router = new Router();
-  mountRoutes(router, allRoutes(s), idempotencyGuard(s.repos.idempotency));
+  const routes = allRoutes(s);
+  mountRoutes(router, routes, idempotencyGuard(s.repos.idempotency));
 
+  app.use(traceRequests());
   app.use(requestLog(s));
+  app.use(metricsEndpoint(s, { dedicatedListener: false }));
   app.use(errorEnvelope());
   app.use(authenticate(s.repos.apiKeys));
   app.use(rateLimit({ points: s.config.rateLimitPoints, windowSeconds: s.config.rateLimitWindowSeconds }));
@@ -144,9 +168,35 @@ export function createApp(s: Services): Koa {
   app.use(router.routes());
   app.use(allowOfBestMatch());
   app.use(router.allowedMethods());
+  app.use(deprecationsPage(() => routes));
   app.use(editor());
   app.on('error', (err, ctx) => {
     s.logger.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, reqId: ctx?.state?.requestId }, 'unhandled error');
+  });
+  return app;
+}
+
+/**
+ * The operations listener (`METRICS_ADDRESS`, and the whole HTTP face of `--role=worker`):
+ * `GET /metrics` and the health probes, nothing else.
+ */
+export function createOpsApp(s: Services): Koa {
+  const app = new Koa({ proxy: false });
+  app.use(requestLog(s));
+  app.use(metricsEndpoint(s, { dedicatedListener: true }));
+  app.use(async function healthProbes(ctx, next) {
+    if (ctx.method !== 'GET') return next();
+    if (ctx.path === '/api/health/live') {
+      ctx.body = { success: true, data: { status: 'alive', version: API_VERSION, uptimeSeconds: Math.round(process.uptime()) } };
+      return;
+    }
+    if (ctx.path === '/api/health/ready' || ctx.path === '/api/health') {
+      const data = await readiness(s);
+      ctx.status = data.status === 'ready' ? 200 : 503;
+      ctx.body = { success: data.status === 'ready', data };
+      return;
+    }
+    return next();
   });
   return app;
 }

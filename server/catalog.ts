@@ -47,7 +47,7 @@ export const CAMPAIGN_SYSTEMS = [
   },
   {
     id: 'inbound_receptionist', letter: 'R', name: 'Inbound Receptionist',
-    description: 'Answers inbound calls, takes messages and books appointments.',
+    description: 'Answers inbound calls and takes messages (a receptionist that books is the Appointment Booking system).',
     promptVars: ['business_name', 'opening_hours'], metadataVars: ['caller_number'], dynamicVars: [],
     postCallFields: [{ name: 'message', type: 'text' }],
     dispositions: ['VOICEMAIL', 'CALLBACK', 'NO_ACTION'], sideSignals: [],
@@ -84,8 +84,31 @@ export const SKILL_TYPES = [
   { id: 'add_tag', name: 'Add Tag', description: 'Tags the contact in the CRM from what was said.', capabilityId: 'add_tag' },
 ] as const;
 
-/** Spec 2.11: the legacy template id of a campaign reflects only the agent's first capability. */
+/** The templates an agent type offers (Reminder: its single fixed one). */
+export function templatesOf(agentType: string): readonly { id: string; name: string; capabilityIds: readonly string[] }[] {
+  return AGENT_TYPE_CATALOG.find((t) => t.id === agentType)?.templates ?? [];
+}
+
+/**
+ * Spec 4.13: a Reminder (`appointment`) agent resolves to its single fixed template, so it has that
+ * template's capabilities; null for the types whose capabilities are chosen freely.
+ */
+export function fixedTemplateOf(agentType: string): { id: string; capabilityIds: readonly string[] } | null {
+  const entry = AGENT_TYPE_CATALOG.find((t) => t.id === agentType);
+  return entry && 'template' in entry ? entry.template : null;
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+
+/**
+ * The legacy template id (spec 2.3, 2.11) of an agent's campaign: the clone source. An agent whose
+ * capabilities are exactly one of its type's templates was cloned from that template (so
+ * `live_transfer` + `appointment_booking` is `live_transfer_and_booking`, whose system lists every
+ * outcome the agent can emit); any other set reflects only its first capability, as the spec says.
+ */
 export function legacyAgentType(agentType: string, capabilities: readonly string[]): string {
+  const template = templatesOf(agentType).find((t) => sameSet(t.capabilityIds, capabilities));
+  if (template) return template.id;
   const first = capabilities[0];
   if (agentType === 'inbound') return 'inbound_receptionist';
   if (agentType === 'appointment') return 'appointment_confirmation';

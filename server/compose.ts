@@ -19,6 +19,10 @@ import { PermanentPortError } from '../engine/ports.js';
 import { createLeadCadenceActivities } from '../engine/activities/lead-cadence.js';
 import { storeLeadQueue } from './adapters/lead-queue.js';
 import { createWorker } from './temporal/worker.js';
+import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { createMetrics, instrumentedPorts, type Metrics } from './ops/metrics.js';
+import { startTracing, type Tracing } from './ops/tracing.js';
+import { freePort } from './temporal/launcher.js';
 
 /**
  * How the product's parts are wired, written once: `server/main.ts`, the test harness and the
@@ -33,13 +37,54 @@ export interface Providers {
   registry: ProviderRegistry;
   /** what post-call actions act through: per location, the real CRM and carrier or the sandbox */
   ports: Ports;
+  /** metrics and traces of this instance; its ports record run and step metrics */
+  ops: Ops;
+}
+
+export interface Ops {
+  metrics: Metrics;
+  tracing: Tracing;
+}
+
+let runtime: { metricsAddress: string | null } | undefined;
+
+/**
+ * The Temporal SDK's Core runtime, once per process and before any worker: its logger, and its
+ * worker metrics exported in Prometheus format on `TEMPORAL_METRICS_ADDRESS` (unset: a free
+ * loopback port), which `GET /metrics` reads and serves after the product's own series.
+ */
+export async function installTemporalRuntime(config: Pick<Config, 'temporalMetricsAddress'>, logLevel: LogLevel = 'WARN'): Promise<{ metricsAddress: string | null }> {
+  if (runtime) return runtime;
+  const metricsAddress = config.temporalMetricsAddress ?? `127.0.0.1:${await freePort()}`;
+  try {
+    Runtime.install({
+      logger: new DefaultLogger(logLevel),
+      // Our own handlers stop the worker on SIGINT/SIGTERM, in order; the runtime must not race them.
+      shutdownSignals: [],
+      // Temporal's metric names as its documentation lists them; durations in seconds, like ours.
+      telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress, useSecondsForDurations: true } } },
+    });
+    runtime = { metricsAddress };
+  } catch {
+    // Installed earlier in this process by someone else: its settings stand.
+    runtime = { metricsAddress: null };
+  }
+  return runtime;
+}
+
+/** Metrics (with the Temporal runtime's, when it was installed here) and tracing (process-wide). */
+export function composeOps(config: Config): Ops {
+  return {
+    metrics: createMetrics({ temporalMetricsUrl: runtime?.metricsAddress ? `http://${runtime.metricsAddress}/metrics` : null }),
+    tracing: startTracing({ otlpEndpoint: config.otlpEndpoint, serviceName: config.serviceName }),
+  };
 }
 
 /**
  * The outside world: vendor credentials (sealed at rest), and per CRM location the real CRM and
  * SMS carrier when the project is connected to them, else the embedded sandbox.
  */
-export function composeProviders(config: Config, db: Db, repos: Repos, logger: Logger): Providers {
+export function composeProviders(config: Config, db: Db, repos: Repos, logger: Logger, ops: Ops = composeOps(config)): Providers {
   const credentials = credentialStore(repos.credentials, createSealer(loadSealingKey(config.dataDir, config.credentialsKey)));
   const embedded = createEmbeddedPorts(db, repos, { carrierLatencyMs: config.sandboxCarrierLatencyMs });
   const registry = providerRegistry({
@@ -54,7 +99,7 @@ export function composeProviders(config: Config, db: Db, repos: Repos, logger: L
       nudgeAlerts();
     },
   });
-  return { credentials, registry, ports: registry.ports() };
+  return { credentials, registry, ports: instrumentedPorts(registry.ports(), ops.metrics, db), ops };
 }
 
 /**
@@ -101,7 +146,15 @@ export function composeVoice(config: Config, db: Db, repos: Repos, logger: Logge
 /** Everything a route handler may reach. */
 export function composeServices(parts: { config: Config; db: Db; repos: Repos; providers: Providers; ports?: Ports; temporal: WorkflowStarter | null; logger: Logger }): Services {
   const { providers, ports, ...rest } = parts;
-  return { ...rest, ports: ports ?? providers.ports, providers: providers.registry, credentials: providers.credentials, numbers: createNumberInventory(parts.db, parts.repos) };
+  return {
+    ...rest,
+    ports: ports ?? providers.ports,
+    providers: providers.registry,
+    credentials: providers.credentials,
+    numbers: createNumberInventory(parts.db, parts.repos),
+    metrics: providers.ops.metrics,
+    tracing: providers.ops.tracing,
+  };
 }
 
 /**
@@ -116,12 +169,14 @@ export async function composeWorker(opts: {
   ports: Ports;
   voice: VoicePlatform;
   bundle?: WorkflowBundleWithSourceMap | { codePath: string };
+  /** where workflow spans go (the process's tracing) */
+  tracing?: Tracing;
 }) {
   const activities = {
     ...createLeadCadenceActivities({ voice: opts.voice, leads: storeLeadQueue(opts.repos.leads, opts.repos.placedCalls) }),
     ...createAlertActivities({ config: opts.config, repos: opts.repos, email: sandboxMessaging(opts.db, opts.repos.effects, opts.config.sandboxCarrierLatencyMs) }),
   };
-  return createWorker({ address: opts.address, namespace: opts.config.temporalNamespace, taskQueue: opts.config.taskQueue, ports: opts.ports, bundle: opts.bundle, activities });
+  return createWorker({ address: opts.address, namespace: opts.config.temporalNamespace, taskQueue: opts.config.taskQueue, ports: opts.ports, bundle: opts.bundle, activities, ...(opts.tracing && { tracing: opts.tracing }) });
 }
 
 export { apiUrlOf } from './compose-url.js';

@@ -48,6 +48,19 @@ export interface Config {
   webhookSecretGraceSeconds: number;
   /** where vendors reach this API (a Server URL given to Vapi); unset: the address a request came to */
   publicUrl: string | undefined;
+  /** `GET /metrics` needs `Authorization: Bearer <token>` when set */
+  metricsToken: string | undefined;
+  /** host:port of a separate listener for /metrics (and the health probes); when set, the API port does not serve /metrics */
+  metricsAddress: string | undefined;
+  /** host:port where the Temporal SDK's Prometheus exporter listens; unset: a free loopback port (its series are served in /metrics) */
+  temporalMetricsAddress: string | undefined;
+  /** OTLP/HTTP base URL for traces (OTEL_EXPORTER_OTLP_ENDPOINT); unset: no tracing */
+  otlpEndpoint: string | undefined;
+  serviceName: string;
+  /** the Temporal Web UI that execution links point at; null: no links (an external cluster without TEMPORAL_UI_URL) */
+  temporalUiUrl: string | null;
+  /** log lines: `pretty` (readable) or `json`; unset: pretty when stdout is a terminal */
+  logFormat: 'pretty' | 'json' | undefined;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -90,5 +103,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     crmReadCacheSeconds: int('CRM_READ_CACHE_SECONDS', 60),
     webhookSecretGraceSeconds: int('WEBHOOK_SECRET_GRACE_SECONDS', 86_400),
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsAddress: env.METRICS_ADDRESS || undefined,
+    temporalMetricsAddress: env.TEMPORAL_METRICS_ADDRESS || undefined,
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+    serviceName: env.OTEL_SERVICE_NAME || 'voice-campaigns',
+    // The embedded dev server's UI by default; an external cluster's UI only when named.
+    temporalUiUrl: (env.TEMPORAL_UI_URL || (env.TEMPORAL_ADDRESS ? '' : `http://127.0.0.1:${env.TEMPORAL_UI_PORT || 8233}`)).replace(/\/+$/, '') || null,
+    logFormat: env.LOG_FORMAT === 'pretty' || env.LOG_FORMAT === 'json' ? env.LOG_FORMAT : undefined,
   };
 }

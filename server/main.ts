@@ -4,12 +4,11 @@ import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { openDb } from './store/db.js';
 import { createRepos } from './services.js';
-import { createApp, listen } from './app.js';
+import { createApp, createOpsApp, listen } from './app.js';
 import { connectTemporal } from './temporal/client.js';
 import { startDevServer, type DevServer } from './temporal/launcher.js';
 import { seedDemo } from './seed.js';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { apiUrlOf, composeProviders, composeServices, composeVoice, composeWorker } from './compose.js';
+import { apiUrlOf, composeOps, composeProviders, composeServices, composeVoice, composeWorker, installTemporalRuntime } from './compose.js';
 import { startAlertDispatcher } from './alerts/dispatcher.js';
 
 type Role = 'all' | 'server' | 'worker';
@@ -20,14 +19,15 @@ type Role = 'all' | 'server' | 'worker';
  * part, for scaling out against a shared Temporal cluster.
  */
 async function main() {
-  // Our own handler stops the worker on SIGINT/SIGTERM, in order; the runtime must not race it.
-  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN'), shutdownSignals: [] });
   const role = (process.argv.find((a) => a.startsWith('--role='))?.slice(7) ?? 'all') as Role;
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  // Before anything Temporal: the runtime's logger and its worker metrics exporter (see /metrics).
+  await installTemporalRuntime(config, (process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN');
+  const ops = composeOps(config);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const db = openDb(path.join(config.dataDir, 'app.db'));
   const repos = createRepos(db);
-  const providers = composeProviders(config, db, repos, logger);
+  const providers = composeProviders(config, db, repos, logger, ops);
   const ports = providers.ports;
   const stops: (() => Promise<void>)[] = [];
 
@@ -60,7 +60,7 @@ async function main() {
 
   if (role !== 'server') {
     const voice = composeVoice(config, db, repos, logger, () => apiUrlOf(config), providers.credentials);
-    const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice });
+    const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice, tracing: ops.tracing });
     const running = worker.run();
     stops.unshift(async () => {
       voice.close();
@@ -71,18 +71,27 @@ async function main() {
     logger.info({ taskQueue: config.taskQueue }, 'worker running');
   }
 
-  let server: Server | undefined;
+  const services = composeServices({ config, db, repos, providers, temporal, logger });
+  const serve = async (app: import('koa'), port: number, host: string) => {
+    const server: Server = listen(app, port, host);
+    await new Promise<void>((r) => server.once('listening', () => r()));
+    stops.unshift(() => new Promise<void>((r) => server.close(() => r())));
+  };
   if (role !== 'worker') {
     // Idempotency claims a killed predecessor left "in progress" would answer 409 for 24 hours.
     const abandoned = repos.idempotency.releaseAbandoned();
     if (abandoned > 0) logger.warn({ abandoned }, 'released idempotency keys of requests a previous process did not finish');
-    const services = composeServices({ config, db, repos, providers, temporal, logger });
     const alerts = startAlertDispatcher({ repos, temporal, taskQueue: config.taskQueue, logger });
     stops.unshift(async () => alerts.stop());
-    server = listen(createApp(services), config.port, config.host);
-    await new Promise<void>((r) => server!.once('listening', () => r()));
-    stops.unshift(() => new Promise<void>((r) => server!.close(() => r())));
+    await serve(createApp(services), config.port, config.host);
+    logger.info({ role, port: config.port, host: config.host }, 'API listening');
     process.stdout.write(`API on http://${config.host}:${config.port}/api  editor on http://${config.host}:${config.port}/editor/` + (dev?.uiUrl ? `  Temporal UI on ${dev.uiUrl}` : '') + '\n');
+  }
+  // /metrics and the health probes on their own listener; a worker process (no API) serves them only there.
+  if (config.metricsAddress) {
+    const [host, port] = [config.metricsAddress.slice(0, config.metricsAddress.lastIndexOf(':')), Number(config.metricsAddress.slice(config.metricsAddress.lastIndexOf(':') + 1))];
+    await serve(createOpsApp(services), port, host || '127.0.0.1');
+    logger.info({ address: config.metricsAddress }, '/metrics served on its own listener');
   }
 
   let stopping = false;
@@ -97,6 +106,7 @@ async function main() {
         logger.error({ err }, 'shutdown step failed');
       }
     }
+    await ops.tracing.shutdown().catch(() => undefined);
     db.close();
     process.exit(0);
   };

@@ -22,6 +22,8 @@ import { placedCallsRepo } from './store/placed-calls.js';
 import { alertsRepo } from './store/alerts.js';
 import { sandboxNumberInventory } from './adapters/sandbox-voice-numbers.js';
 import type { WorkflowStarter } from './temporal/client.js';
+import type { Metrics } from './ops/metrics.js';
+import type { Tracing } from './ops/tracing.js';
 import type { NumberInventory, Ports } from '../engine/ports.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import type { CredentialStore } from './providers/credentials.js';
@@ -82,4 +84,6 @@ export interface Services {
   numbers: NumberInventory;
   temporal: WorkflowStarter | null;
   logger: Logger;
+  metrics: Metrics;
+  tracing: Tracing;
 }

@@ -152,7 +152,7 @@ export function appendNodes(graph: Graph, outcome: string, nodes: readonly Appen
     throw new GraphRefusal(
       'CONFLICT',
       `the ${OUTCOMES[disposition].label} (${disposition}) chain ends in a branch, node ${tail.id} (${tail.type}); where new nodes go after a branch is ambiguous, so re-wire it by replacing the graph (PUT)`,
-      { nodeId: tail.id, field: 'outcome' },
+      { nodeId: tail.id, field: 'outcome', reason: 'ChainEndsInBranch' },
     );
   }
 

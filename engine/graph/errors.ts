@@ -21,14 +21,17 @@ export class GraphRefusal extends Error {
   readonly nodeId: string | undefined;
   /** every problem found when the refusal came from whole-graph validation (the first is the message) */
   readonly problems: readonly GraphProblem[];
+  /** which conflict a CONFLICT is, for the API's `code` (e.g. `ChainEndsInBranch`) */
+  readonly reason: string | undefined;
 
-  constructor(code: GraphRefusalCode, message: string, opts: { field?: string; nodeId?: string; problems?: readonly GraphProblem[] } = {}) {
+  constructor(code: GraphRefusalCode, message: string, opts: { field?: string; nodeId?: string; problems?: readonly GraphProblem[]; reason?: string } = {}) {
     super(message);
     this.name = 'GraphRefusal';
     this.code = code;
     this.field = opts.field;
     this.nodeId = opts.nodeId;
     this.problems = opts.problems ?? [];
+    this.reason = opts.reason;
   }
 
   static fromProblem(p: GraphProblem, problems: readonly GraphProblem[] = [p]): GraphRefusal {

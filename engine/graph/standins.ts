@@ -2,8 +2,10 @@
  * Stand-in values that must never reach a contact (spec 2.10): text beginning `REPLACE-WITH-`,
  * text containing `CHANGE-ME`, and URLs whose host is a reserved documentation name
  * (RFC 2606 / RFC 6761: example.com, example.net, example.org and their subdomains, and the TLDs
- * .example, .test, .invalid, .localhost). Both markers match in any letter case. Only values are
- * searched (not object keys); a bare e-mail address is not a URL and is not flagged.
+ * .example, .test, .invalid, .localhost), with or without a scheme (`www.example.com/book` is one
+ * too). Both markers match in any letter case. Only values are searched (not object keys); a bare
+ * e-mail address is not a URL and is not flagged, nor are template tokens and run-context paths
+ * (`call.fields.test`).
  */
 
 export type StandInKind = 'replace-with' | 'change-me' | 'reserved-host';
@@ -52,8 +54,25 @@ export function standInIn(value: string): Omit<StandIn, 'path'> | null {
       }
     }
   }
+  // A bare host (no scheme) of a reserved documentation domain is a stand-in as its URL is:
+  // "www.example.com/book", "portal.test", "clinic.example". Template tokens and the run-context
+  // paths conditions name (`call.fields.test`) are data, not hosts; e-mail addresses stay out.
+  const text = value.replace(/\{\{[^}]*\}\}/g, ' ').replace(/\b[a-z][a-z0-9+.-]*:\/\/\S*/gi, ' ');
+  for (const m of text.matchAll(BARE_HOSTS)) {
+    const host = m[1]!;
+    if (RUN_CONTEXT_ROOTS.includes(host.slice(0, host.indexOf('.')).toLowerCase())) continue;
+    if (isReservedHost(host)) {
+      const shown = text.slice(m.index + m[0].indexOf(host)).match(/^[^\s'"<>]+/)![0].replace(/[.,;:!?)\]]+$/, '');
+      return { value, kind: 'reserved-host', host, reason: `unreplaced stand-in "${clip(shown)}" (host on the reserved documentation domain ${host})` };
+    }
+  }
   return null;
 }
+
+// A dotted name not glued to a word, an "@" (e-mail) or a path before it, and not continued by
+// another label after it ("www.example.com.au" is a real host).
+const BARE_HOSTS = /(?:^|[^\w@./-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*)(?![\w-]|\.[\w-])/gi;
+const RUN_CONTEXT_ROOTS = ['call', 'contact', 'custom_values', 'campaign', 'lead'];
 
 /** Kept for callers that only need the words: the reason, or null. */
 export function standInReason(value: string): string | null {

@@ -1,4 +1,6 @@
+import { DateTime } from 'luxon';
 import { normalizeOutcome, OUTCOMES } from '../../engine/graph/outcomes.js';
+import { legacyAgentType } from '../catalog.js';
 import { postCallWorkflowId, type PostCallInput } from '../../engine/workflows/post-call-types.js';
 import { AppError } from '../http/errors.js';
 import type { Services } from '../services.js';
@@ -20,6 +22,12 @@ async function contactInCrm(s: Services, agencyId: string, locationId: string, c
     if (err instanceof CredentialRejectedError) return null;
     throw vendorFailure(err, "reading the call's contact from the CRM (nothing was stored; deliver the event again)");
   }
+}
+
+/** Spec 2.6 `date`: the calendar date of the call in the project's time zone (UTC when it has none). */
+export function calendarDate(dateTime: string, timezone: string | null | undefined): string {
+  const at = DateTime.fromISO(dateTime, { zone: timezone || 'UTC' });
+  return (at.isValid ? at : DateTime.fromISO(dateTime, { zone: 'UTC' })).toISODate()!;
 }
 
 export interface AcceptResult {
@@ -73,7 +81,7 @@ export async function acceptCallEnded(s: Services, agencyId: string, event: Call
     const dateTime = new Date(c.dateTime).toISOString();
     const record = s.repos.calls.insert(agencyId, project.id, agent.id, {
       callId: c.callId,
-      date: dateTime.slice(0, 10),
+      date: calendarDate(dateTime, project.timezone),
       dateTime,
       leadName: c.leadName ?? contact.fullName ?? '',
       phoneNumber: c.phoneNumber,
@@ -85,7 +93,7 @@ export async function acceptCallEnded(s: Services, agencyId: string, event: Call
       projectName: project.businessName ?? project.locationId,
       ...(c.recordingUrl !== undefined && { recordingUrl: c.recordingUrl }),
       cost: c.cost ?? 0,
-      agentType: campaign.agentType ?? agent.agentType,
+      agentType: campaign.agentType ?? legacyAgentType(agent.agentType, agent.capabilities),
       campaignId: campaign.id,
       campaignName: campaign.name,
       disposition: { type: meta.type, label: meta.label, color: meta.color },
@@ -130,10 +138,10 @@ export async function acceptCallEnded(s: Services, agencyId: string, event: Call
   let input: PostCallInput | undefined;
   if (stored.duplicate) {
     const first = s.repos.executions.firstOfCall(agencyId, c.callId);
-    if (!first) throw new AppError('CONFLICT', `call ${c.callId} was received before but its run was not stored; send it with a new call id`);
+    if (!first) throw new AppError('CONFLICT', `call ${c.callId} was received before but its run was not stored; send it with a new call id`, { detailCode: 'RunNotStored' });
     workflowId = first.workflowId;
     input = s.repos.runInputs.get(agencyId, workflowId);
-    if (!input) throw new AppError('CONFLICT', `the input of call ${c.callId}'s run is no longer stored`);
+    if (!input) throw new AppError('CONFLICT', `the input of call ${c.callId}'s run is no longer stored`, { detailCode: 'RunInputGone' });
   } else {
     ({ workflowId, input } = stored);
   }

@@ -18,7 +18,7 @@ export async function retryExecution(s: Services, agencyId: string, failed: Exec
   const failedStep = [...failed.steps].reverse().find((st) => st.status === 'failed');
   if (!failedStep) throw new AppError('CONFLICT', `execution ${failed.id} has no failed step to resume from`, { detailCode: 'NotFailed' });
   const original = s.repos.runInputs.get(agencyId, failed.workflowId);
-  if (!original) throw new AppError('CONFLICT', `the input of execution ${failed.id} is no longer stored`);
+  if (!original) throw new AppError('CONFLICT', `the input of execution ${failed.id} is no longer stored`, { detailCode: 'RunInputGone' });
   if (!s.temporal) throw new AppError('UNAVAILABLE', 'the workflow engine is not connected');
   const executionId = newId('exe');
   const effectScope = original.effectScope ?? s.repos.executions.firstOfCall(agencyId, failed.callId)?.workflowId ?? failed.workflowId;

@@ -3,10 +3,10 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { openDb } from '../store/db.js';
 import { agenciesRepo } from '../store/agencies.js';
-import { apiKeysRepo, SCOPES, type Role, type Scope } from '../store/api-keys.js';
+import { apiKeysRepo, isActive, SCOPES, type Role, type Scope } from '../store/api-keys.js';
 
 const usage = `usage:
-  npm run apikey -- create --agency <id> --role agency_admin|project_user --scopes <a,b,...|all> [--projects <id,...>] [--name <text>]
+  npm run apikey -- create --agency <id> --role agency_admin|project_user --scopes <a,b,...|all> [--projects <id,...>] [--name <text>] [--expires <ISO date-time>]
   npm run apikey -- list --agency <id>
   npm run apikey -- revoke --agency <id> --id <keyId>
 
@@ -21,7 +21,7 @@ function main() {
   const [command, ...rest] = process.argv.slice(2);
   const { values } = parseArgs({
     args: rest,
-    options: { agency: { type: 'string' }, role: { type: 'string' }, scopes: { type: 'string' }, projects: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' } },
+    options: { agency: { type: 'string' }, role: { type: 'string' }, scopes: { type: 'string' }, projects: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, expires: { type: 'string' } },
   });
   if (!values.agency) fail('--agency is required');
   const config = loadConfig();
@@ -37,15 +37,17 @@ function main() {
       if (unknown.length) fail(`unknown scope(s): ${unknown.join(', ')}`);
       const projectIds = values.projects ? values.projects.split(',').map((x) => x.trim()).filter(Boolean) : [];
       if (role === 'project_user' && projectIds.length === 0) fail('a project_user key needs --projects');
+      const expiresAt = values.expires === undefined ? null : Date.parse(values.expires);
+      if (expiresAt !== null && !(expiresAt > Date.now())) fail('--expires must be a date-time in the future');
       agenciesRepo(db).ensure(values.agency, values.agency, config.defaultPlanLimit);
-      const { key, secret } = keys.create({ agencyId: values.agency, name: values.name ?? `${role} key`, role, scopes: scopes as Scope[], projectIds });
+      const { key, secret } = keys.create({ agencyId: values.agency, name: values.name ?? `${role} key`, role, scopes: scopes as Scope[], projectIds, expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString() });
       process.stderr.write(`created ${key.id} (${key.role}; scopes: ${key.scopes.join(', ')}). The key is shown once:\n`);
       process.stdout.write(`${secret}\n`);
       break;
     }
     case 'list':
       for (const k of keys.list(values.agency)) {
-        process.stdout.write(`${k.id}\t${k.prefix}…\t${k.role}\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}\t${k.scopes.join(',')}\t${k.projectIds.join(',')}\t${k.name}\n`);
+        process.stdout.write(`${k.id}\t${k.prefix}…\t${k.role}\t${k.revokedAt ? `revoked ${k.revokedAt}` : isActive(k) ? (k.expiresAt ? `active until ${k.expiresAt}` : 'active') : `expired ${k.expiresAt}`}\t${k.scopes.join(',')}\t${k.projectIds.join(',')}\t${k.name}\n`);
       }
       break;
     case 'revoke':

@@ -5,7 +5,7 @@ import { callerOf } from './request-context.js';
 
 /** Paths under /api that do not take an API key: health, the API description, and call events (signed). */
 export function isPublicPath(path: string): boolean {
-  return path === '/api/health' || path === '/api/openapi.json' || path.startsWith('/api/events/');
+  return path === '/api/health' || path === '/api/health/live' || path === '/api/health/ready' || path === '/api/openapi.json' || path.startsWith('/api/events/');
 }
 
 /**
@@ -19,7 +19,7 @@ export function authenticate(keys: ApiKeysRepo): Middleware {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new AppError('UNAUTHORIZED', 'missing API key: send Authorization: Bearer <API_KEY>');
     const key = match[1]!.length <= 512 ? keys.authenticate(match[1]!) : undefined;
-    if (!key) throw new AppError('UNAUTHORIZED', 'invalid or revoked API key');
+    if (!key) throw new AppError('UNAUTHORIZED', 'invalid, expired or revoked API key');
     ctx.state.caller = callerOf(key);
     return next();
   };

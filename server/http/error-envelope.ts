@@ -19,9 +19,14 @@ const powerDialerText: Partial<Record<ErrorCode, string>> = {
   INTERNAL: 'An unexpected server error occurred',
 };
 
+/** Spec 7: the power-dialer 403 text says that the caller has no access to the project. */
+export const NO_PROJECT_ACCESS = 'You do not have access to this project';
+
 export function errorBody(family: ErrorFamily, err: AppError): Record<string, unknown> {
   if (family === 'power-dialer') {
-    // The dialer's short body: the text itself for 400/403, a fixed word for the others.
+    // The dialer's short body: the text itself for 400, a fixed word for the others. Every 403
+    // starts with the spec's sentence; a refusal for another reason (scope, role) says it after.
+    if (err.code === 'FORBIDDEN') return { success: false, error: err.message === NO_PROJECT_ACCESS ? err.message : `${NO_PROJECT_ACCESS}: ${err.message}` };
     return { success: false, error: powerDialerText[err.code] ?? err.message };
   }
   if (family === 'projects' && err.code === 'NOT_FOUND') {
@@ -48,7 +53,8 @@ export function toAppError(err: unknown): AppError {
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')
       return new AppError('UNSUPPORTED_MEDIA_TYPE', 'request body encoding is not supported');
     const code = (Object.keys(statusOf) as ErrorCode[]).find((c) => statusOf[c] === status) ?? 'VALIDATION';
-    return new AppError(code, e.expose && e.message ? e.message : 'malformed request');
+    const message = e.expose && e.message ? e.message : 'malformed request';
+    return code === 'CONFLICT' ? new AppError(code, message, { detailCode: 'Conflict' }) : new AppError(code, message);
   }
   return new AppError('INTERNAL', 'an unexpected server error occurred');
 }

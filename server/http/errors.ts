@@ -51,6 +51,9 @@ export class AppError extends Error {
   readonly headers: Record<string, string>;
   readonly expose: boolean;
 
+  /** A 409 always says which conflict it is (spec 7 `code`), so clients can tell the causes apart. */
+  constructor(code: 'CONFLICT', message: string, opts: { detailCode: string; headers?: Record<string, string> });
+  constructor(code: Exclude<ErrorCode, 'CONFLICT'>, message: string, opts?: { detailCode?: string; headers?: Record<string, string> });
   constructor(code: ErrorCode, message: string, opts: { detailCode?: string; headers?: Record<string, string> } = {}) {
     super(message);
     this.name = 'AppError';
@@ -68,5 +71,4 @@ export class AppError extends Error {
 export const validation = (message: string) => new AppError('VALIDATION', message);
 export const notFound = (message: string, detailCode?: string) => new AppError('NOT_FOUND', message, detailCode ? { detailCode } : {});
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
-export const conflict = (message: string, detailCode?: string) =>
-  new AppError('CONFLICT', message, detailCode ? { detailCode } : {});
+export const conflict = (message: string, detailCode: string) => new AppError('CONFLICT', message, { detailCode });

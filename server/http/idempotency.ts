@@ -28,8 +28,13 @@ export function idempotencyGuard(repo: IdempotencyRepo): IdempotencyGuard {
       throw new AppError('VALIDATION', 'header Idempotency-Key must be 1 to 255 characters (maxLength)');
     }
     const caller = ctx.state.caller as Caller;
+    // The same request is the same JSON, however it is spelled: keys in any order, any whitespace.
+    const query = [...new URLSearchParams(ctx.querystring)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const body = canonicalJson((ctx.request as { body?: unknown }).body ?? null);
+    const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}?${new URLSearchParams(query)}\n${body}`).digest('hex');
+    // Keys stored before requests were compared canonically hold the fingerprint of the raw bytes.
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? JSON.stringify((ctx.request as { body?: unknown }).body ?? null);
-    const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}?${ctx.querystring}\n${raw}`).digest('hex');
+    const rawFingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}?${ctx.querystring}\n${raw}`).digest('hex');
     const settle = () => {
       if (ctx.status >= 200 && ctx.status < 300) repo.complete(caller.agencyId, key, ctx.status, ctx.body);
       else repo.release(caller.agencyId, key);
@@ -45,11 +50,11 @@ export function idempotencyGuard(repo: IdempotencyRepo): IdempotencyGuard {
       return null;
     });
     if (existing) {
-      if (existing.fingerprint !== fingerprint) {
-        throw new AppError('CONFLICT', 'Idempotency-Key was already used with a different request');
+      if (existing.fingerprint !== fingerprint && existing.fingerprint !== rawFingerprint) {
+        throw new AppError('CONFLICT', 'Idempotency-Key was already used with a different request', { detailCode: 'IdempotencyKeyReused' });
       }
       if (existing.status === 0) {
-        throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still being processed; retry shortly');
+        throw new AppError('CONFLICT', 'a request with this Idempotency-Key is still being processed; retry shortly', { detailCode: 'IdempotencyKeyInProgress' });
       }
       ctx.status = existing.status;
       ctx.body = existing.body;
@@ -65,4 +70,14 @@ export function idempotencyGuard(repo: IdempotencyRepo): IdempotencyGuard {
     }
     settle();
   };
+}
+
+/** JSON with object keys sorted at every depth and no whitespace: one spelling per value. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value as Record<string, unknown>).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }

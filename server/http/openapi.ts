@@ -1,6 +1,8 @@
 import type { RouteDef } from './route.js';
 import { ErrorBody } from '../../schemas/common.js';
 import { eventSignatureScheme, eventWebhooks, vapiSignatureScheme } from './webhooks.js';
+import { requestExample } from './openapi-examples.js';
+import { RESPONSE_LINKS } from './openapi-links.js';
 
 const errorResponses = (def: RouteDef) => {
   const out: Record<string, unknown> = {};
@@ -23,6 +25,11 @@ function parameters(def: RouteDef) {
   return out;
 }
 
+const exampleOf = (operationId: string) => {
+  const example = requestExample(operationId);
+  return example === undefined ? {} : { examples: { sample: { summary: 'a typical request', value: example } } };
+};
+
 /** OpenAPI 3.1 from the route declarations: the same schemas that validate requests describe them. */
 export function buildOpenApi(routes: readonly RouteDef[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -30,9 +37,11 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string) {
     const path = def.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(def.responses)) {
+      const links = RESPONSE_LINKS[def.operationId]?.[status];
       responses[status] = {
         description: r.description,
         content: { [r.contentType ?? 'application/json']: { schema: r.schema ?? { type: 'string' } } },
+        ...(links && { links }),
       };
     }
     paths[path] ??= {};
@@ -45,7 +54,7 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string) {
       security: typeof def.access === 'object' ? [{ bearerAuth: [] }] : def.access === 'signature' ? [{ [def.signatureScheme ?? 'eventSignature']: [] }] : [],
       ...(typeof def.access === 'object' && { 'x-scope': def.access.scope, 'x-roles': def.access.roles }),
       parameters: parameters(def),
-      ...(def.body && { requestBody: { required: true, content: { 'application/json': { schema: def.body } } } }),
+      ...(def.body && { requestBody: { required: true, content: { 'application/json': { schema: def.documentedBody ?? def.body, ...exampleOf(def.operationId) } } } }),
       responses: { ...responses, ...errorResponses(def) },
     };
   }

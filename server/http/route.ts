@@ -20,8 +20,16 @@ export interface Response {
 export interface Deprecation {
   since: string;
   sunset: string;
+  /** the section of the deprecations page (`/docs/deprecations#<anchor>`) that describes it */
+  anchor: string;
+  /** the successor of this request, for the `Link rel="successor-version"` header */
   successor: (ctx: Context) => string;
+  /** the successor operation's path for a deprecated path (OpenAPI braces), for the deprecations page */
+  replacedBy: (path: string) => string;
 }
+
+/** Where `Link rel="deprecation"` points: a page listing every deprecated route (server/http/deprecations.ts). */
+export const DEPRECATIONS_PAGE = '/docs/deprecations';
 
 export interface RouteContext<P, Q, B> {
   ctx: Context;
@@ -52,6 +60,11 @@ interface TypedRoute<P extends JSONSchema | undefined, Q extends JSONSchema | un
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * The body with every rule stated, for the OpenAPI document, where validation runs in two stages
+   * (this route's `body`, then a domain validator with the same rules, for clearer messages).
+   */
+  documentedBody?: object;
   responses: Record<number, Response>;
   /** create-style: an Idempotency-Key header replays the stored response */
   idempotent?: boolean;
@@ -140,5 +153,5 @@ function setDeprecation(ctx: Context, dep: Deprecation): void {
   ctx.set('Deprecation', `@${Math.floor(Date.parse(dep.since) / 1000)}`);
   ctx.set('Sunset', new Date(dep.sunset).toUTCString());
   const successor = dep.successor(ctx);
-  ctx.set('Link', `<${successor}>; rel="successor-version", </docs/deprecations#project-scoped-workflow-routes>; rel="deprecation"`);
+  ctx.set('Link', `<${successor}>; rel="successor-version", <${DEPRECATIONS_PAGE}#${dep.anchor}>; rel="deprecation"`);
 }

@@ -13,7 +13,7 @@ export function vendorFailure(err: unknown, what: string): AppError {
   if (err instanceof RateLimitedError) {
     return new AppError('UNAVAILABLE', `${what}: ${err.vendor} asks us to slow down; retry in ${Math.ceil(err.retryAfterMs / 1000)} s`, { headers: { 'Retry-After': String(Math.ceil(err.retryAfterMs / 1000)) } });
   }
-  if (err instanceof PermanentPortError) return new AppError('CONFLICT', `${what}: ${err.message}`);
+  if (err instanceof PermanentPortError) return new AppError('CONFLICT', `${what}: ${err.message}`, { detailCode: 'VendorRefused' });
   if (err instanceof VendorTimeoutError) return new AppError('UNAVAILABLE', `${what}: ${err.vendor} did not answer in time; retry shortly`, { headers: { 'Retry-After': '5' } });
   return new AppError('UNAVAILABLE', `${what}: the vendor could not be reached; retry shortly`, { headers: { 'Retry-After': '5' } });
 }

@@ -183,10 +183,10 @@ export function agencyRoutes(s: Services): RouteDef[] {
         responses: { 200: { description: 'removed (false: there were none)', schema: ok({ type: 'object', required: ['provider', 'removed'], properties: { provider: { type: 'string' }, removed: { type: 'boolean' } } }) } },
         handler: ({ caller }) => {
           if (provider === 'vapi' && s.repos.agencies.settings(caller.agencyId).voicePlatform === 'vapi') {
-            throw new AppError('CONFLICT', 'Vapi is the agency\'s voice platform: set voicePlatform to "sandbox" first');
+            throw new AppError('CONFLICT', 'Vapi is the agency\'s voice platform: set voicePlatform to "sandbox" first', { detailCode: 'VoicePlatformInUse' });
           }
           if (provider === 'twilio' && (s.repos.agencies.settings(caller.agencyId).smsCarrier === 'twilio' || s.repos.projects.list(caller.agencyId).some((p) => p.smsCarrier === 'twilio'))) {
-            throw new AppError('CONFLICT', 'Twilio is the SMS carrier of the agency or of one of its projects: switch them to "crm" first');
+            throw new AppError('CONFLICT', 'Twilio is the SMS carrier of the agency or of one of its projects: switch them to "crm" first', { detailCode: 'CarrierInUse' });
           }
           return { success: true, data: { provider, removed: s.credentials.remove(caller.agencyId, 'agency', provider) } };
         },

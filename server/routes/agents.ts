@@ -1,6 +1,6 @@
 import { applyTemplate } from './workflow-tools.js';
 import { findTemplate } from '../workflow-templates.js';
-import { AGENT_TYPE_CATALOG, SKILL_TYPES, legacyAgentType } from '../catalog.js';
+import { AGENT_TYPE_CATALOG, SKILL_TYPES, fixedTemplateOf, legacyAgentType } from '../catalog.js';
 import { AppError, notFound } from '../http/errors.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import type { Caller } from '../http/request-context.js';
@@ -36,6 +36,20 @@ export function loadAgent(s: Services, caller: Caller, id: string): AgentRecord 
   return agent;
 }
 
+/**
+ * Spec 4.13: a Reminder agent resolves to its single fixed template, whose capabilities it always
+ * has (so it can end calls in the outcomes its campaign system lists). Sending other capabilities
+ * for it is a 400, not a silent replacement.
+ */
+function capabilitiesFor(agentType: string, sent: readonly string[] | undefined, field: string): string[] {
+  const fixed = fixedTemplateOf(agentType);
+  if (!fixed) return [...(sent ?? [])];
+  if (sent !== undefined && !(sent.length === fixed.capabilityIds.length && sent.every((c) => fixed.capabilityIds.includes(c)))) {
+    throw new AppError('VALIDATION', `${field}: a ${agentType} agent has the fixed template ${fixed.id} with the capabilities [${fixed.capabilityIds.join(', ')}]; omit ${field} or send exactly those`);
+  }
+  return [...fixed.capabilityIds];
+}
+
 function mergePostCallFields(current: PostCallFieldRecord[], sent: PostCallFieldRecord[] | undefined): PostCallFieldRecord[] {
   const managed = current.filter((f) => f.platformManaged);
   if (!sent) return current;
@@ -45,6 +59,7 @@ function mergePostCallFields(current: PostCallFieldRecord[], sent: PostCallField
 
 export function agentRoutes(s: Services): RouteDef[] {
   const { agents, campaigns } = s.repos;
+  const present = (a: AgentRecord) => presentAgent(a, a.campaignId ? campaigns.get(a.agencyId, a.campaignId) : undefined);
   return [
     defineRoute({
       method: 'get', path: '/api/agent-builder/agent-types', operationId: 'listAgentTypes', tag: 'Agents',
@@ -62,7 +77,7 @@ export function agentRoutes(s: Services): RouteDef[] {
       handler: ({ caller, body }) => {
         assertAgentType(body.agentType);
         const project = loadProject(s, caller, body.locationId);
-        const capabilities = [...(body.capabilityIds ?? [])];
+        const capabilities = capabilitiesFor(body.agentType, body.capabilityIds, 'body.capabilityIds');
         const template = body.workflowTemplateId === undefined ? undefined : findTemplate(body.workflowTemplateId);
         if (body.workflowTemplateId !== undefined && !template) throw new AppError('VALIDATION', `body.workflowTemplateId "${body.workflowTemplateId}" is not a template; GET /api/agent-builder/workflow-templates lists them`);
         return s.db.transaction(() => {
@@ -95,7 +110,7 @@ export function agentRoutes(s: Services): RouteDef[] {
           });
           const saved = agents.save({ ...agent, campaignId: campaign.id });
           if (template) applyTemplate(s, caller.agencyId, { agent: saved, campaign, project }, template, 0, caller.keyId);
-          return { success: true, data: presentAgent(saved) };
+          return { success: true, data: presentAgent(saved, campaign) };
         }).immediate();
       },
     }),
@@ -115,7 +130,7 @@ export function agentRoutes(s: Services): RouteDef[] {
             .filter((a) => canAccessProject(caller, a.projectId))
             .filter((a) => !query.agentType || a.agentType === query.agentType)
             .filter((a) => !project || a.projectId === project.id)
-            .map(presentAgent),
+            .map((a) => present(a)),
         };
       },
     }),
@@ -125,7 +140,7 @@ export function agentRoutes(s: Services): RouteDef[] {
       access: { scope: 'agents:read', roles: anyRole },
       params: IdParams,
       responses: { 200: { description: 'the agent', schema: ok(Agent) } },
-      handler: ({ caller, params }) => ({ success: true, data: presentAgent(loadAgent(s, caller, params.id)) }),
+      handler: ({ caller, params }) => ({ success: true, data: present(loadAgent(s, caller, params.id)) }),
     }),
     defineRoute({
       method: 'patch', path: '/api/agent-builder/agents/:id', operationId: 'updateAgent', tag: 'Agents',
@@ -143,10 +158,10 @@ export function agentRoutes(s: Services): RouteDef[] {
             ...(body.name !== undefined && { name: body.name }),
             ...(body.voice !== undefined && { voice: body.voice }),
             ...(body.prompt !== undefined && { prompt: body.prompt }),
-            ...(body.capabilityIds !== undefined && { capabilities: [...body.capabilityIds] }),
+            ...(body.capabilityIds !== undefined && { capabilities: capabilitiesFor(agent.agentType, body.capabilityIds, 'body.capabilityIds') }),
             postCallFields: mergePostCallFields(agent.postCallFields, body.postCallFields as PostCallFieldRecord[] | undefined),
           };
-          return { success: true, data: presentAgent(agents.save(next)) };
+          return { success: true, data: present(agents.save(next)) };
         }).immediate();
       },
     }),

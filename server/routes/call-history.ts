@@ -6,6 +6,9 @@ import type { StoredCall } from '../store/calls.js';
 import { CallRecord } from '../../schemas/call.js';
 import { Id, ok } from '../../schemas/common.js';
 import { normalizeOutcome, OUTCOMES } from '../../engine/graph/outcomes.js';
+import { AGENT_TYPES } from '../../schemas/agent.js';
+import { legacyAgentType } from '../catalog.js';
+import { calendarDate } from '../calls/accept-call-ended.js';
 
 const anyRole = ['agency_admin', 'project_user'] as const;
 const CallIdParams = { type: 'object', required: ['callId'], properties: { callId: Id } } as const;
@@ -25,10 +28,28 @@ const ListCallsQuery = {
   },
 } as const;
 
-const present = (c: StoredCall) => ({ ...c.doc, reviewed: c.reviewed });
-
 export function callHistoryRoutes(s: Services): RouteDef[] {
   const { calls } = s.repos;
+  /**
+   * Spec 2.6, for records stored before it was settled too: `agentType` in the legacy template
+   * vocabulary (never an Agents-module type such as `outreach`), `date` in the project's time zone.
+   */
+  const presenter = (agencyId: string) => {
+    const zones = new Map<string, string | null>();
+    const zoneOf = (projectId: string) => {
+      if (!zones.has(projectId)) zones.set(projectId, s.repos.projects.get(agencyId, projectId)?.timezone ?? null);
+      return zones.get(projectId)!;
+    };
+    return (c: StoredCall) => {
+      const doc = { ...c.doc, reviewed: c.reviewed };
+      if ((AGENT_TYPES as readonly string[]).includes(doc.agentType)) {
+        doc.agentType = legacyAgentType(doc.agentType, s.repos.agents.get(agencyId, c.agentId)?.capabilities ?? []);
+      }
+      const zone = zoneOf(c.projectId);
+      if (zone) doc.date = calendarDate(doc.dateTime, zone);
+      return doc;
+    };
+  };
   const load = (agencyId: string, callId: string, caller: Parameters<typeof canAccessProject>[0]) => {
     const call = calls.get(agencyId, callId);
     // Spec 4.9: 404 both when absent and when the caller may not see its project.
@@ -41,7 +62,7 @@ export function callHistoryRoutes(s: Services): RouteDef[] {
       summary: 'One call by platform call id, with transcript and recorded fields',
       access: { scope: 'calls:read', roles: anyRole }, params: CallIdParams,
       responses: { 200: { description: 'the call', schema: ok(CallRecord) } },
-      handler: ({ caller, params }) => ({ success: true, data: present(load(caller.agencyId, params.callId, caller)) }),
+      handler: ({ caller, params }) => ({ success: true, data: presenter(caller.agencyId)(load(caller.agencyId, params.callId, caller)) }),
     }),
     defineRoute({
       method: 'get', path: '/api/call-history', operationId: 'listCalls', tag: 'Call history',
@@ -85,7 +106,7 @@ export function callHistoryRoutes(s: Services): RouteDef[] {
         });
         return {
           success: true,
-          data: { calls: page.calls.map(present), nextCursor: page.next ? Buffer.from(`${page.next.at}|${page.next.id}`).toString('base64url') : null },
+          data: { calls: page.calls.map(presenter(caller.agencyId)), nextCursor: page.next ? Buffer.from(`${page.next.at}|${page.next.id}`).toString('base64url') : null },
         };
       },
     }),
@@ -98,7 +119,7 @@ export function callHistoryRoutes(s: Services): RouteDef[] {
       handler: ({ caller, params, body }) => {
         load(caller.agencyId, params.callId, caller);
         calls.setReviewed(caller.agencyId, params.callId, body.reviewed);
-        return { success: true, data: present(load(caller.agencyId, params.callId, caller)) };
+        return { success: true, data: presenter(caller.agencyId)(load(caller.agencyId, params.callId, caller)) };
       },
     }),
   ];

@@ -66,11 +66,13 @@ export function eventRoutes(s: Services): RouteDef[] {
           validate('body', CallStartedEvent, body);
           const fresh = s.repos.calls.recordEvent(agency.id, event.call.callId, event.type, signature);
           ctx.status = fresh ? 202 : 200;
+          ctx.state.callEvent = { type: event.type, result: fresh ? 'accepted' : 'duplicate' };
           return { success: true, data: { callId: event.call.callId, duplicate: !fresh } };
         }
         validate('body', CallEndedEvent, body);
         const result = await acceptCallEnded(s, agency.id, body as never, signature);
         ctx.status = result.duplicate ? 200 : 202;
+        ctx.state.callEvent = { type: event.type, result: result.duplicate ? 'duplicate' : 'accepted' };
         return { success: true, data: result };
       },
     }),

@@ -12,10 +12,13 @@ const base = '/api/agent-builder/agents/:agentId/campaign/workflow/executions';
 const AgentParams = { type: 'object', required: ['agentId'], properties: { agentId: Id } } as const;
 const ExecParams = { type: 'object', required: ['agentId', 'executionId'], properties: { agentId: Id, executionId: Id } } as const;
 
-const present = (e: Execution) => e;
+/** The run in the Temporal Web UI (the UI opens the workflow id's latest run; each of our runs has its own id). */
+export const temporalUrlOf = (uiUrl: string | null, namespace: string, workflowId: string) =>
+  uiUrl ? `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}` : null;
 
 /** Execution history: per run the call, outcome, graph version, status and every step (spec 9: under `data`, camelCase). */
 export function executionRoutes(s: Services): RouteDef[] {
+  const present = (e: Execution) => ({ ...e, temporalUrl: temporalUrlOf(s.config.temporalUiUrl, s.config.temporalNamespace, e.workflowId) });
   const load = (agencyId: string, agentId: string, executionId: string) => {
     const e = s.repos.executions.get(agencyId, executionId);
     if (!e || e.agentId !== agentId) throw notFound(`execution ${executionId} not found`);

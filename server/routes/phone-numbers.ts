@@ -8,8 +8,8 @@ import { assertProjectAccess } from '../http/request-context.js';
 import type { Services } from '../services.js';
 import type { CampaignRecord } from '../store/campaigns.js';
 import type { OwnedNumber } from '../store/phone-numbers.js';
-import { AssignPhoneNumberBody, BuyPhoneNumberBody, NumberParams, PhoneNumberResponse, RegisterPhoneNumberBody } from '../../schemas/phone-number.js';
-import { Id } from '../../schemas/common.js';
+import { AssignPhoneNumberBody, BuyPhoneNumberBody, NumberParams, PhoneNumberRecord, PhoneNumberResponse, RegisterPhoneNumberBody } from '../../schemas/phone-number.js';
+import { Id, ok } from '../../schemas/common.js';
 
 const admin = ['agency_admin'] as const;
 const access = { scope: 'phone_numbers:write', roles: admin } as const;
@@ -34,7 +34,8 @@ const present = (n: OwnedNumber) => ({
 
 function loadCampaign(s: Services, caller: Caller, campaignId: string): CampaignRecord {
   const campaign = s.repos.campaigns.get(caller.agencyId, campaignId);
-  if (!campaign) throw notFound(`campaign ${campaignId} not found`);
+  // A campaign of a deleted (hidden) project is gone with it (spec 3.1): not found, like any other.
+  if (!campaign || !s.repos.projects.get(caller.agencyId, campaign.projectId)) throw notFound(`campaign ${campaignId} not found`);
   assertProjectAccess(caller, campaign.projectId);
   return campaign;
 }
@@ -62,7 +63,7 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
             ...(body.phoneNumber !== undefined && { phoneNumber: body.phoneNumber }),
           });
         } catch (err) {
-          if (err instanceof PermanentPortError) throw new AppError('CONFLICT', err.message);
+          if (err instanceof PermanentPortError) throw new AppError('CONFLICT', err.message, { detailCode: 'NumberUnavailable' });
           throw err;
         }
         const owned = s.db.transaction(() => {
@@ -91,17 +92,18 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
       summary: "Register a number the agency already has at its voice platform (with its Vapi phone-number id), or update one it owns",
       description: 'Buying (POST) draws from the sandbox carrier; a number bought or imported at Vapi is registered here instead, so campaigns can call from it. A number another agency owns is 409.',
       access, params: NumberParams, body: RegisterPhoneNumberBody,
-      responses: { 200: { description: 'the number', schema: PhoneNumberResponse } },
+      responses: { 200: { description: 'the number', schema: ok(PhoneNumberRecord) } },
       handler: ({ caller, params, body }) => {
-        if (phoneNumbers.ownedElsewhere(caller.agencyId, params.number)) throw new AppError('CONFLICT', `${params.number} belongs to another agency`);
-        return { success: true, phoneNumber: present(phoneNumbers.register(caller.agencyId, params.number, body)) };
+        if (phoneNumbers.ownedElsewhere(caller.agencyId, params.number)) throw new AppError('CONFLICT', `${params.number} belongs to another agency`, { detailCode: 'NumberOwnedElsewhere' });
+        return { success: true, data: present(phoneNumbers.register(caller.agencyId, params.number, body)) };
       },
     }),
     defineRoute({
       method: 'delete', path: '/api/agent-builder/phone-numbers/:number/campaigns/:campaignId', operationId: 'unassignPhoneNumber', tag: 'Phone numbers',
       summary: 'Remove a number from one campaign (refused for the only number of an active campaign)',
       access, params: { type: 'object', required: ['number', 'campaignId'], properties: { number: NumberParams.properties.number, campaignId: Id } },
-      responses: { 200: { description: 'the number', schema: PhoneNumberResponse } },
+      // Not one of spec 1's exceptions (those are buy and assign): the record goes under `data`.
+      responses: { 200: { description: 'the number, no longer on that campaign', schema: ok(PhoneNumberRecord) } },
       handler: ({ caller, params }) => {
         const owned = phoneNumbers.get(caller.agencyId, params.number);
         if (!owned) throw notFound(`phone number ${params.number} is not owned by this agency`);
@@ -111,7 +113,7 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
           assertNotLastNumber(campaign, campaign.fromNumbers.filter((n) => n !== owned.phoneNumber));
           campaigns.save({ ...campaign, fromNumbers: campaign.fromNumbers.filter((n) => n !== owned.phoneNumber) });
         }).immediate();
-        return { success: true, phoneNumber: present(owned) };
+        return { success: true, data: present(owned) };
       },
     }),
   ];
@@ -120,6 +122,6 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
 /** Spec 7's example conflict: an active campaign cannot lose its only caller ID. */
 export function assertNotLastNumber(campaign: CampaignRecord, nextNumbers: readonly string[]): void {
   if (campaign.active && campaign.fromNumbers.length > 0 && nextNumbers.length === 0) {
-    throw new AppError('CONFLICT', `cannot remove the only phone number of active campaign ${campaign.id}; add another number or stop the campaign first`);
+    throw new AppError('CONFLICT', `cannot remove the only phone number of active campaign ${campaign.id}; add another number or stop the campaign first`, { detailCode: 'LastNumberOfActiveCampaign' });
   }
 }

@@ -16,8 +16,8 @@ const anyRole = ['agency_admin', 'project_user'] as const;
 const read = { scope: 'power_dialer:read', roles: anyRole } as const;
 const write = { scope: 'power_dialer:write', roles: admin } as const;
 
-/** Spec 7: the power-dialer 403 says, in so many words, that the caller has no access to the project. */
-export const NO_PROJECT_ACCESS = 'You do not have access to this project';
+// Spec 7: the power-dialer 403 says, in so many words, that the caller has no access to the project.
+import { NO_PROJECT_ACCESS } from '../http/error-envelope.js';
 
 const LeadParams = { type: 'object', required: ['leadId'], properties: { leadId: Id } } as const;
 
@@ -190,7 +190,7 @@ export function powerDialerRoutes(s: Services): RouteDef[] {
         const existing = leads.inCampaign(caller.agencyId, campaign.id, contact.id);
         if (existing) return { success: true, data: presentLead(existing), created: false };
         const problem = enrolmentProblem(project, campaign, contact);
-        if (problem) throw new AppError('CONFLICT', problem);
+        if (problem) throw new AppError('CONFLICT', problem, { detailCode: 'NotEnrollable' });
         const { lead, created } = await enrol(s, project, campaign, contact);
         return { success: true, data: presentLead(lead), created };
       },

@@ -1,4 +1,6 @@
+import { IANAZone } from 'luxon';
 import { CAMPAIGN_SYSTEMS } from '../catalog.js';
+import { canonicalJson } from '../http/idempotency.js';
 import { AppError, notFound } from '../http/errors.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import type { Caller } from '../http/request-context.js';
@@ -17,6 +19,24 @@ import { assertWindowsUsable } from './power-dialer.js';
 import { projectStopped } from '../power-dialer/dialer.js';
 
 const admin = ['agency_admin'] as const;
+
+/** Project fields (spec 2.1) an update cannot set, and where they do change. */
+const OWNED_FIELDS: Record<string, string> = {
+  id: 'a project keeps its id',
+  agencyId: 'a project stays in its agency',
+  crm: 'connect the other CRM as a new project (POST /api/v2/projects)',
+  locationId: 'connect the other location as a new project (POST /api/v2/projects)',
+  status: 'send `active` (true: live, false: stopped); a disconnected project is fixed by POST /api/v2/projects/{id}/reconnect',
+  installed: 'set by connecting (POST /api/v2/projects) and deleting (DELETE /api/v2/projects/{id})',
+  campaigns: 'use the campaign endpoints (/api/agent-builder/projects/{locationId}/campaigns)',
+  createdAt: 'set by the server',
+  updatedAt: 'set by the server',
+  uninstalledAt: 'set by the server when the project is deleted',
+  crm_a: 'read from the CRM location; send new credentials to POST /api/v2/projects/{id}/reconnect',
+  crm_b: 'set when the project is connected',
+  disconnectedReason: 'set by the server; cleared by a reconnect',
+  credentials: 'send them to POST /api/v2/projects/{id}/reconnect',
+};
 const anyRole = ['agency_admin', 'project_user'] as const;
 
 /** Shared by every route that names a project: another agency's project is 404, never 403. */
@@ -80,7 +100,7 @@ export function projectRoutes(s: Services): RouteDef[] {
 
   function connect(caller: Caller, body: CreateProjectBody, location: LocationInfo | null, credential: GohighlevelCredential | null) {
     if (projects.find(caller.agencyId, body.locationId)) {
-      throw new AppError('CONFLICT', `location ${body.locationId} is already connected as a project`);
+      throw new AppError('CONFLICT', `location ${body.locationId} is already connected as a project`, { detailCode: 'AlreadyConnected' });
     }
     const active = body.active ?? true;
     if (active) assertSlotFree(caller.agencyId);
@@ -159,13 +179,23 @@ export function projectRoutes(s: Services): RouteDef[] {
       handler: ({ caller, params, body }) => {
         return s.db.transaction(() => {
           const current = loadProject(s, caller, params.id);
-          const { agencyName, active, callbacksHandledByHuman, multipleTimezoneCheck, businessName, businessNameOverridden, callingWindowOverride, knowledgeBase, smsCarrier, ...extra } = body as Record<string, unknown> & typeof body;
+          const { agencyName, active, callbacksHandledByHuman, multipleTimezoneCheck, businessName, businessNameOverridden, callingWindowOverride, knowledgeBase, smsCarrier, timezone, companyId, ...extra } = body as Record<string, unknown> & typeof body;
           assertWindowsUsable(callingWindowOverride, 'body.callingWindowOverride');
           if (smsCarrier === 'twilio') assertTwilioSet(caller.agencyId, 'body.smsCarrier');
-          // Fields the server owns cannot be overwritten through the open-ended body.
-          for (const k of ['id', 'agencyId', 'crm', 'locationId', 'status', 'installed', 'campaigns', 'createdAt', 'updatedAt', 'crm_a', 'crm_b', 'uninstalledAt', 'disconnectedReason', 'credentials']) delete extra[k];
+          if (typeof timezone === 'string' && !IANAZone.isValidZone(timezone)) throw new AppError('VALIDATION', `body.timezone "${timezone}" is not an IANA time zone name (e.g. America/Chicago)`);
+          // Spec 2.1 fields the server owns: sent back as they are (a read-modify-write client), they
+          // change nothing and are accepted; sent with another value, they are refused by name, never
+          // a 200 that quietly ignores them.
+          const shown = present(current) as Record<string, unknown>;
+          for (const [field, how] of Object.entries(OWNED_FIELDS)) {
+            if (!(field in extra)) continue;
+            if (canonicalJson(extra[field]) !== canonicalJson(shown[field] ?? null)) throw new AppError('VALIDATION', `body.${field} cannot be changed here: ${how}`);
+            delete extra[field];
+          }
           const next: ProjectRecord = {
             ...current,
+            ...(timezone !== undefined && { timezone: timezone ?? null }),
+            ...(companyId !== undefined && { companyId }),
             ...(agencyName !== undefined && { agencyName }),
             ...(callbacksHandledByHuman !== undefined && { callbacksHandledByHuman }),
             ...(multipleTimezoneCheck !== undefined && { multipleTimezoneCheck }),

@@ -1,31 +1,78 @@
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { buildOpenApi } from '../http/openapi.js';
+import { ErrorBody } from '../../schemas/common.js';
 import type { Services } from '../services.js';
+import { ok } from '../../schemas/common.js';
 
 export const API_VERSION = '1.0.0';
+
+const Liveness = {
+  type: 'object',
+  required: ['status', 'version', 'uptimeSeconds'],
+  properties: { status: { const: 'alive' }, version: { type: 'string' }, uptimeSeconds: { type: 'integer', minimum: 0 } },
+} as const;
+
+const Readiness = {
+  type: 'object',
+  required: ['status', 'store', 'temporal', 'version'],
+  properties: {
+    status: { enum: ['ready', 'not_ready'] },
+    store: { enum: ['ok', 'down'] },
+    temporal: { enum: ['ok', 'down', 'not_configured'] },
+    version: { type: 'string' },
+  },
+} as const;
+
+/** Whether this process can serve: its SQLite store answers a query, and Temporal (when used) its namespace. */
+export async function readiness(s: Pick<Services, 'db' | 'temporal'>) {
+  let store: 'ok' | 'down' = 'ok';
+  try {
+    s.db.prepare('SELECT 1').get();
+  } catch {
+    store = 'down';
+  }
+  const temporal = s.temporal ? ((await s.temporal.health()) ? ('ok' as const) : ('down' as const)) : ('not_configured' as const);
+  const status = store === 'ok' && temporal !== 'down' ? ('ready' as const) : ('not_ready' as const);
+  return { status, store, temporal, version: API_VERSION };
+}
+
+/** Not ready is an error like any other (spec 7 envelope, decisions.md: 503 ServiceUnavailable); the message names each check's state. */
+const NotReady = ErrorBody;
+
+function answerReadiness(ctx: { status: number }, data: Awaited<ReturnType<typeof readiness>>) {
+  if (data.status === 'ready') return { success: true, data };
+  ctx.status = 503;
+  return { success: false, error: 'ServiceUnavailable', message: `a dependency is down: store ${data.store}, temporal ${data.temporal}` };
+}
 
 export function systemRoutes(s: Services, all: () => RouteDef[]): RouteDef[] {
   let doc: unknown;
   return [
     defineRoute({
-      method: 'get', path: '/api/health', operationId: 'health', tag: 'System',
-      summary: 'Liveness and dependency status (no key needed)',
+      method: 'get', path: '/api/health/live', operationId: 'liveness', tag: 'System',
+      summary: 'Liveness: the process answers (no key needed); a failure means restart it',
+      description: 'Checks nothing outside the process, so a database or Temporal outage never gets a healthy process restarted.',
       access: 'public',
-      responses: {
-        200: { description: 'healthy', schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean' }, data: { type: 'object' } } } },
-        503: { description: 'a dependency is down' },
-      },
+      responses: { 200: { description: 'alive', schema: ok(Liveness) } },
+      handler: () => ({ success: true, data: { status: 'alive', version: API_VERSION, uptimeSeconds: Math.round(process.uptime()) } }),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/health/ready', operationId: 'readiness', tag: 'System',
+      summary: 'Readiness: the store and Temporal answer (no key needed); while 503, send no traffic',
+      description: 'Each check is bounded (Temporal: 2 s). `temporal` is `not_configured` in a process started without it.',
+      access: 'public',
+      responses: { 200: { description: 'ready', schema: ok(Readiness) }, 503: { description: 'a dependency is down: the error envelope, its message naming each check (store ok|down, temporal ok|down|not_configured)', schema: NotReady } },
       handler: async ({ ctx }) => {
-        let store = 'ok';
-        try {
-          s.db.prepare('SELECT 1').get();
-        } catch {
-          store = 'down';
-        }
-        const temporal = s.temporal ? ((await s.temporal.health()) ? 'ok' : 'down') : 'not_configured';
-        const healthy = store === 'ok' && temporal !== 'down';
-        ctx.status = healthy ? 200 : 503;
-        return { success: healthy, data: { store, temporal, version: API_VERSION } };
+        return answerReadiness(ctx, await readiness(s));
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/health', operationId: 'health', tag: 'System',
+      summary: 'Readiness, as /api/health/ready (kept for existing probes)',
+      access: 'public',
+      responses: { 200: { description: 'healthy', schema: ok(Readiness) }, 503: { description: 'a dependency is down: the error envelope, its message naming each check (store ok|down, temporal ok|down|not_configured)', schema: NotReady } },
+      handler: async ({ ctx }) => {
+        return answerReadiness(ctx, await readiness(s));
       },
     }),
     defineRoute({

@@ -43,7 +43,13 @@ export function vapiEventRoutes(s: Services): RouteDef[] {
         '`analysis.structuredData[vapiOutcomeField]` (agency setting, default `outcome`), else from `endedReason` (docs/providers.md).',
       access: 'signature', signatureScheme: 'vapiSignature',
       params: { type: 'object', required: ['agencyId'], properties: { agencyId: { type: 'string', minLength: 1, maxLength: 200 } } },
-      body: { type: 'object', required: ['message'], properties: { message: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } } } },
+      // Vapi's own message schemas (many types, each large) are not repeated here: any message with a type, the rest Vapi's.
+      body: {
+        type: 'object',
+        required: ['message'],
+        additionalProperties: true,
+        properties: { message: { type: 'object', required: ['type'], additionalProperties: true, properties: { type: { type: 'string', minLength: 1 } } } },
+      },
       responses: { 200: { description: 'acknowledged: ignored, or a duplicate of a call already accepted', schema: VapiAck }, 202: { description: 'accepted (durable)', schema: VapiAck } },
       handler: async ({ ctx, params, body }) => {
         const agency = s.repos.agencies.get(params.agencyId);
@@ -59,6 +65,7 @@ export function vapiEventRoutes(s: Services): RouteDef[] {
         const type = messageType(body) ?? 'unknown';
         if (type !== 'end-of-call-report') {
           ctx.status = 200;
+          ctx.state.callEvent = { type, result: 'ignored' };
           return { success: true, data: { type, ignored: true } };
         }
         const message = (body as { message: unknown }).message;
@@ -90,6 +97,7 @@ export function vapiEventRoutes(s: Services): RouteDef[] {
         }
         const result = await acceptCallEnded(s, agency.id, event, signature);
         ctx.status = result.duplicate ? 200 : 202;
+        ctx.state.callEvent = { type, result: result.duplicate ? 'duplicate' : 'accepted' };
         return { success: true, data: { type, ...result } };
       },
     }),

@@ -61,8 +61,8 @@ export function presentWorkflow(t: WorkflowTarget, stored: StoredWorkflow) {
 export function asAppError(err: unknown): unknown {
   if (err instanceof GraphRefusal) {
     const refusal: GraphRefusal = err;
-    const code = refusal.code === 'NOT_FOUND' ? 'NOT_FOUND' : refusal.code === 'CONFLICT' ? 'CONFLICT' : 'VALIDATION';
-    return new AppError(code, refusal.message);
+    if (refusal.code === 'CONFLICT') return new AppError('CONFLICT', refusal.message, { detailCode: refusal.reason ?? 'GraphConflict' });
+    return new AppError(refusal.code === 'NOT_FOUND' ? 'NOT_FOUND' : 'VALIDATION', refusal.message);
   }
   return err;
 }

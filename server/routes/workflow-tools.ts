@@ -13,7 +13,7 @@ import { TEST_LOCATION_PREFIX } from '../providers/registry.js';
 import { Id, ok } from '../../schemas/common.js';
 import { Execution as ExecutionSchema } from '../../schemas/execution.js';
 import { Workflow, Warning } from '../../schemas/workflow.js';
-import { BusinessDiff, ImpactBody, ImpactReport, TemplateSummary, TestRunBody } from '../../schemas/workflow-tools.js';
+import { BusinessDiff, DocumentedImpactBody, ImpactBody, ImpactReport, TemplateSummary, TestRunBody } from '../../schemas/workflow-tools.js';
 import { asAppError, presentWorkflow, resolveTarget, warningsFor, type WorkflowTarget } from './workflow-target.js';
 import { findTemplate, templateGraph, WORKFLOW_TEMPLATES, type WorkflowTemplate } from '../workflow-templates.js';
 
@@ -182,7 +182,7 @@ export function workflowToolRoutes(s: Services): RouteDef[] {
         'Send the graph you are about to PUT. Answers: the runs in flight on the stored versions (each keeps its pinned graph, so none of them changes), per ' +
         'outcome whether its chain changes (with the changes in words) and how many of the campaign\'s calls ended in it over the last 7 days, and for a campaign with ' +
         'a cadence how many live leads sit at each step. Nothing is stored.',
-      access: readAccess, params: AgentParams, query: TargetQuery, body: ImpactBody,
+      access: readAccess, params: AgentParams, query: TargetQuery, body: ImpactBody, documentedBody: DocumentedImpactBody,
       responses: { 200: { description: 'the impact', schema: ok(ImpactReport) } },
       handler: ({ caller, params, query, body }) => {
         const t = target(caller, params.agentId, query);

@@ -12,7 +12,7 @@ import { defineRoute, type Deprecation, type RouteDef } from '../http/route.js';
 import type { Caller } from '../http/request-context.js';
 import type { Services } from '../services.js';
 import { Id, ok } from '../../schemas/common.js';
-import { AppendNodesBody, PatchWorkflowBody, PutWorkflowBody, SwitchOutcomeBody, Warning, Workflow } from '../../schemas/workflow.js';
+import { AppendNodesBody, DocumentedAppendNodesBody, DocumentedPatchWorkflowBody, DocumentedPutWorkflowBody, PatchWorkflowBody, PutWorkflowBody, SwitchOutcomeBody, Warning, Workflow } from '../../schemas/workflow.js';
 import { asAppError, presentWorkflow, resolveTarget, warningsFor, type WorkflowTarget } from './workflow-target.js';
 import { executionRoutes } from './executions.js';
 
@@ -65,6 +65,9 @@ const projectScope: Scope = {
   deprecated: {
     since: '2026-07-01T00:00:00Z',
     sunset: '2027-07-01T00:00:00Z',
+    anchor: 'project-scoped-workflow-routes',
+    replacedBy: (path) =>
+      `${path.replace('/api/agent-builder/projects/{locationId}/campaigns/{campaignId}/workflow', '/api/agent-builder/agents/{agentId}/campaign/workflow')}?locationId={locationId}&campaignId={campaignId}`,
     // The agent-scoped successor of the same operation, with the campaign named in the query.
     successor: (ctx) => {
       const campaign = ctx.state.workflowTarget as WorkflowTarget | undefined;
@@ -117,9 +120,11 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
     }
   }
 
-  const outcomeOf = (t: WorkflowTarget, raw: string): Disposition => {
+  /** `gated: false` accepts an outcome the agent can no longer emit (clearing its entry cleans the graph up). */
+  const outcomeOf = (t: WorkflowTarget, raw: string, gated = true): Disposition => {
     const outcome = normalizeOutcome(raw);
     if (!outcome) throw new AppError('VALIDATION', `params.outcome "${raw}" is not a known outcome; use VOICEMAIL, SUCCESS, CALLBACK, NO_ACTION, TRANSFER or RESCHEDULE (any case) or a dashboard label`);
+    if (!gated) return outcome;
     const emittable = emittableOutcomes(t.agent.capabilities);
     if (!emittable.includes(outcome)) {
       throw new AppError('VALIDATION', `agent ${t.agent.id} can never end a call in ${outcome} (its capabilities allow ${emittable.join(', ')}); install the capability first`);
@@ -146,7 +151,7 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
     defineRoute({
       ...common, method: 'post', path: `${base}/outcomes/:outcome/nodes`, operationId: op('appendWorkflowNodes'),
       summary: "Append actions (or a router) to the end of an outcome's chain; ids, edges and layout are derived",
-      access: writeAccess, params: paramsSchema(scope, { outcome: { type: 'string', minLength: 1 } }), query: TargetQuery, body: AppendNodesBody, idempotent: true,
+      access: writeAccess, params: paramsSchema(scope, { outcome: { type: 'string', minLength: 1 } }), query: TargetQuery, body: AppendNodesBody, documentedBody: DocumentedAppendNodesBody, idempotent: true,
       responses: { 200: { description: 'stored; `warnings` name what will not act as expected', schema: AppendResponse } },
       handler: ({ ctx, caller, params, query, body }) => {
         const t = target(caller, ctx, params as never, query as never);
@@ -161,7 +166,7 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
     defineRoute({
       ...common, method: 'put', path: base, operationId: op('replaceWorkflow'),
       summary: 'Replace the whole graph: re-wire, position, build an if, save a draft, copy or restore',
-      access: writeAccess, params: paramsSchema(scope), query: TargetQuery, body: PutWorkflowBody,
+      access: writeAccess, params: paramsSchema(scope), query: TargetQuery, body: PutWorkflowBody, documentedBody: DocumentedPutWorkflowBody,
       responses: { 200: { description: 'the stored workflow', schema: WorkflowWithWarnings } },
       handler: ({ ctx, caller, params, query, body }) => {
         const t = target(caller, ctx, params as never, query as never);
@@ -173,7 +178,7 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
     defineRoute({
       ...common, method: 'patch', path: base, operationId: op('patchWorkflow'),
       summary: 'Merge messages, tags and settings into existing nodes (no graph change)',
-      access: writeAccess, params: paramsSchema(scope), query: TargetQuery, body: PatchWorkflowBody,
+      access: writeAccess, params: paramsSchema(scope), query: TargetQuery, body: PatchWorkflowBody, documentedBody: DocumentedPatchWorkflowBody,
       responses: { 200: { description: 'the stored workflow', schema: WorkflowWithWarnings } },
       handler: ({ ctx, caller, params, query, body }) => {
         const t = target(caller, ctx, params as never, query as never);
@@ -201,7 +206,7 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
       responses: { 200: { description: 'the stored workflow', schema: WorkflowWithWarnings } },
       handler: ({ ctx, caller, params, query, body }) => {
         const t = target(caller, ctx, params as never, query as never);
-        const outcome = outcomeOf(t, (params as { outcome: string }).outcome);
+        const outcome = outcomeOf(t, (params as { outcome: string }).outcome, body.nodeId != null);
         const stored = write(caller, t, body.expectedVersion, (g) => ({
           graph: switchOutcome(g, outcome, body.nodeId ?? null),
           summary: body.nodeId ? `${outcome} now starts at ${body.nodeId}` : `${outcome} cleared`,

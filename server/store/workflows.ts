@@ -76,6 +76,7 @@ export function workflowsRepo(db: Db) {
           throw new AppError(
             'CONFLICT',
             `expectedVersion ${input.expectedVersion} is stale: the workflow is at version ${current.version}; re-read it and retry`,
+            { detailCode: 'StaleVersion' },
           );
         }
         const { graph, summary } = input.apply(current.graph);

@@ -1,4 +1,5 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { POST_CALL_WORKFLOW, type PostCallInput } from '../../engine/workflows/post-call-types.js';
 
 export interface WorkflowStarter {
@@ -11,7 +12,9 @@ export interface WorkflowStarter {
 
 export async function connectTemporal(address: string, namespace: string, taskQueue: string): Promise<WorkflowStarter> {
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace });
+  // The start of a run is a span in the caller's trace (the HTTP request that accepted a call
+  // event), and its context travels to the workflow in the start request's headers.
+  const client = new Client({ connection, namespace, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
   async function start(workflowId: string, input: PostCallInput) {
       try {
         await client.workflow.start(POST_CALL_WORKFLOW, {
@@ -32,7 +35,8 @@ export async function connectTemporal(address: string, namespace: string, taskQu
     startPostCall: start,
     async health() {
       try {
-        await connection.workflowService.describeNamespace({ namespace });
+        // A frontend that does not answer is down, however long the channel would keep retrying.
+        await connection.withDeadline(Date.now() + 2000, () => connection.workflowService.describeNamespace({ namespace }));
         return true;
       } catch {
         return false;

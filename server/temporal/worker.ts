@@ -1,13 +1,24 @@
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { OpenTelemetryActivityInboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
+import { Resource } from '@opentelemetry/resources';
+import { NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createPostCallActivities } from '../../engine/activities/post-call.js';
 import type { Ports } from '../../engine/ports.js';
 
 export const WORKFLOWS_ENTRY = path.resolve(import.meta.dirname, '../../engine/workflows/index.ts');
 
+/**
+ * OpenTelemetry's workflow interceptors (a span per workflow run and per scheduled activity, the
+ * trace context carried in Temporal headers) live in the workflow bundle; their spans leave the
+ * sandbox through the `exporter` sink every worker registers (`createWorker`).
+ */
+export const WORKFLOW_INTERCEPTOR_MODULES = [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
+
 /** Bundling takes seconds; a process (or a test run) bundles once and hands the code to each worker. */
 export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_ENTRY, logger: quietBundlerLogger });
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_ENTRY, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietBundlerLogger });
 }
 
 const quietBundlerLogger = {
@@ -31,6 +42,8 @@ export interface WorkerOptions {
   bundle?: WorkflowBundleWithSourceMap | { codePath: string };
   /** extra activities (the power dialer's) registered on the same worker */
   activities?: Record<string, (...args: never[]) => Promise<unknown>>;
+  /** where workflow spans go (server/ops/tracing.ts); absent: nowhere */
+  tracing?: { spanProcessor: SpanProcessor; resource: Resource };
 }
 
 export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
@@ -41,6 +54,15 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     taskQueue: opts.taskQueue,
     workflowBundle: opts.bundle ?? (await bundleWorkflows()),
     activities: { ...createPostCallActivities(opts.ports), ...(opts.activities ?? {}) },
+    // A span per activity attempt, the child of the workflow's span that scheduled it; the
+    // activity's own outgoing HTTP requests are its children (undici instrumentation).
+    interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })] },
+    sinks: {
+      exporter: makeWorkflowExporter(
+        opts.tracing?.spanProcessor ?? new NoopSpanProcessor(),
+        opts.tracing?.resource ?? new Resource({ 'service.name': 'voice-campaigns' }),
+      ),
+    },
     // Two cores: a modest concurrency keeps the API responsive in the all-in-one process.
     maxConcurrentActivityTaskExecutions: 50,
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { expectConforms } from '../helpers/contract.js';
+import { rowsOf } from '../helpers/state.js';
 
 let h: Harness;
 let ctx: Awaited<ReturnType<typeof createProjectAgentCampaign>>;
@@ -32,6 +33,7 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
     [null, /cannot be null/],
     ['robocall', /not valid/],
   ])('refuses dialing %s on create and update', async (dialing, message) => {
+    const before = rowsOf(h.db, ['campaigns']);
     const create = await h.api('POST', base(), { body: { name: 'x', agentId: ctx.agentId, dialing } });
     expect(create.status).toBe(400);
     expect(create.body).toMatchObject({ success: false, error: 'VALIDATION' });
@@ -39,6 +41,8 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
     expect(create.body.message).toContain('s2l, s2l_pd, pd');
     const update = await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { dialing } });
     expect(update.status).toBe(400);
+    // no campaign was made, none was changed
+    expect(rowsOf(h.db, ['campaigns'])).toEqual(before);
   });
 
   it('a stored reactivation campaign still reads back as such, and re-sending it is refused', async () => {
@@ -47,7 +51,9 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
     const r = await h.api('GET', `${base()}/${ctx.campaignId}`);
     expect(r.body.data.dialing).toBe('reactivation');
     expectConforms(h.services, 'getCampaign', 200, r.body);
-    expect((await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { dialing: 'reactivation' } })).status).toBe(400);
+    const stored = h.repos.campaigns.get(h.agencyId, ctx.campaignId);
+    expect((await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { dialing: 'reactivation', name: 'not saved' } })).status).toBe(400);
+    expect(h.repos.campaigns.get(h.agencyId, ctx.campaignId)).toEqual(stored);
     const ok = await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { name: 'renamed' } });
     expect(ok.body.data).toMatchObject({ name: 'renamed', dialing: 'reactivation' });
     h.repos.campaigns.save({ ...h.repos.campaigns.get(h.agencyId, ctx.campaignId)!, dialing: 'pd' });
@@ -64,6 +70,8 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
   it('calling windows follow 2.2 exactly: no extra properties, days 1..7, pattern on times', async () => {
     const good = await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { callingWindow: { days: [1, 2, 3, 4, 5], start: '9:00', end: '17:30', tz: 'America/Chicago' } } });
     expect(good.status).toBe(200);
+    const stored = h.repos.campaigns.get(h.agencyId, ctx.campaignId);
+    expect(stored!.callingWindow).toEqual({ days: [1, 2, 3, 4, 5], start: '9:00', end: '17:30', tz: 'America/Chicago' });
     for (const w of [
       { days: [1], start: '9:00', end: '17:30', tz: 'America/Chicago', note: 'x' },
       { days: [], start: '9:00', end: '17:30', tz: 'America/Chicago' },
@@ -75,6 +83,7 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
       expect(r.status, JSON.stringify(w)).toBe(400);
       expect(r.body.message).toMatch(/^body\.callingWindow/);
     }
+    expect(h.repos.campaigns.get(h.agencyId, ctx.campaignId)).toEqual(stored);
   });
 
   it("another agency's campaign is 404; a project_user without the project is 403", async () => {
@@ -82,7 +91,11 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
     const other = await createProjectAgentCampaign(h);
     const key = h.key({ role: 'project_user', projectIds: [other.projectId] });
     expect((await h.api('GET', `${base()}/${ctx.campaignId}`, { key })).status).toBe(403);
+    const before = rowsOf(h.db, ['campaigns']);
     expect((await h.api('POST', base(), { key, body: { name: 'x', agentId: ctx.agentId } })).status).toBe(403);
+    expect((await h.api('PATCH', `${base()}/${ctx.campaignId}`, { key, body: { name: 'hijacked' } })).status).toBe(403);
+    expect((await h.api('PATCH', `${base()}/${ctx.campaignId}`, { key: h.otherAgencyKey, body: { name: 'hijacked' } })).status).toBe(404);
+    expect(rowsOf(h.db, ['campaigns'])).toEqual(before);
   });
 });
 
@@ -93,9 +106,12 @@ describe('agents (spec 2.11, 4.13)', () => {
     expectConforms(h.services, 'createAgent', 200, r.body);
     expect(r.body.data.capabilities).toEqual(['live_transfer', 'appointment_booking']);
     expect(r.body.data.outcomes).toEqual(['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION', 'TRANSFER', 'RESCHEDULE']);
-    // The legacy agentType of its campaign reflects only the first capability.
+    // Exactly a template's capabilities: the campaign's legacy agentType is that template (its clone source).
     const campaign = h.repos.campaigns.get(h.agencyId, r.body.data.campaignId)!;
-    expect(campaign.agentType).toBe('live_transfer');
+    expect(campaign.agentType).toBe('live_transfer_and_booking');
+    // Any other set of several capabilities reflects only the first (spec 2.11).
+    const mixed = await h.api('POST', '/api/agent-builder/agents', { body: { name: 'Mixed', agentType: 'outreach', locationId: ctx.locationId, capabilityIds: ['add_tag', 'appointment_booking'] } });
+    expect(h.repos.campaigns.get(h.agencyId, mixed.body.data.campaignId)!.agentType).toBe('add_tag');
     const plain = await h.api('POST', '/api/agent-builder/agents', { body: { name: 'Tagger', agentType: 'outreach', locationId: ctx.locationId, capabilityIds: ['add_tag'] } });
     expect(plain.body.data.outcomes).toEqual(['VOICEMAIL', 'CALLBACK', 'NO_ACTION']);
     const inbound = await h.api('POST', '/api/agent-builder/agents', { body: { name: 'Desk', agentType: 'inbound', locationId: ctx.locationId } });
@@ -111,10 +127,16 @@ describe('agents (spec 2.11, 4.13)', () => {
   });
 
   it('list filters by agentType; get; PATCH keeps platform-managed post-call fields', async () => {
+    const desk = await h.api('POST', '/api/agent-builder/agents', { body: { name: 'Filter desk', agentType: 'inbound', locationId: ctx.locationId } });
+    expect(desk.status).toBe(200);
     const list = await h.api('GET', '/api/agent-builder/agents?agentType=inbound');
     expect(list.status).toBe(200);
     expectConforms(h.services, 'listAgents', 200, list.body);
-    expect(list.body.data.every((a: { agentType: string }) => a.agentType === 'inbound')).toBe(true);
+    const listed = list.body.data as { id: string; agentType: string }[];
+    // the inbound agent just made is listed, the outreach one of the fixture is not, and nothing else slips in
+    expect(listed.map((a) => a.id)).toContain(desk.body.data.id);
+    expect(listed.map((a) => a.id)).not.toContain(ctx.agentId);
+    for (const a of listed) expect(a.agentType).toBe('inbound');
     const patched = await h.api('PATCH', `/api/agent-builder/agents/${ctx.agentId}`, { body: { postCallFields: [{ name: 'insurance', type: 'text' }] } });
     expect(patched.status).toBe(200);
     expectConforms(h.services, 'updateAgent', 200, patched.body);
@@ -161,6 +183,9 @@ describe('phone numbers (spec 2.4, 4.5, 4.6)', () => {
     expect(tf.body.phoneNumber.phoneNumber).toMatch(/^\+1(800|833|844|888)/);
     const specific = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId: ctx.campaignId, phoneNumber: '+12125551000' } });
     expect(specific.body.phoneNumber.phoneNumber).toBe('+12125551000');
+    // A paid action: none of the refusals below may buy, hold or assign a number.
+    const NUMBER_TABLES = ['phone_numbers', 'number_inventory', 'campaigns', 'idempotency_keys'];
+    const before = rowsOf(h.db, NUMBER_TABLES);
     const taken = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId: ctx.campaignId, phoneNumber: '+12125551000' } });
     expect(taken.status).toBe(409);
     const none = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId: ctx.campaignId, areaCode: 999 } });
@@ -171,6 +196,9 @@ describe('phone numbers (spec 2.4, 4.5, 4.6)', () => {
     const missing = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId: 'cmp_nope' } });
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('NotFound');
+    const foreign = await h.api('POST', '/api/agent-builder/phone-numbers', { key: h.otherAgencyKey, body: { campaignId: ctx.campaignId, areaCode: 512 }, headers: { 'Idempotency-Key': 'foreign-buy' } });
+    expect(foreign.status).toBe(404);
+    expect(rowsOf(h.db, NUMBER_TABLES)).toEqual(before);
   });
 
   it('assigns to another campaign without removing it from the first; removing the only number of an active campaign is 409', async () => {
@@ -187,8 +215,20 @@ describe('phone numbers (spec 2.4, 4.5, 4.6)', () => {
     expect(refused.body).toMatchObject({ success: false, error: 'CONFLICT' });
     const viaPatch = await h.api('PATCH', `/api/agent-builder/projects/${other.locationId}/campaigns/${other.campaignId}`, { body: { fromNumbers: [] } });
     expect(viaPatch.status).toBe(409);
+    // neither refusal removed the number
+    expect(h.repos.campaigns.get(h.agencyId, other.campaignId)!.fromNumbers).toEqual([number]);
+    // once the campaign is stopped the number can go; the answer carries the record under data (spec 1)
+    expect((await h.api('PATCH', `/api/agent-builder/projects/${other.locationId}/campaigns/${other.campaignId}`, { body: { active: false } })).status).toBe(200);
+    const removed = await h.api('DELETE', `/api/agent-builder/phone-numbers/${encodeURIComponent(number)}/campaigns/${other.campaignId}`);
+    expect(removed.status, removed.text).toBe(200);
+    expect(removed.body.data.phoneNumber).toBe(number);
+    expect(h.repos.campaigns.get(h.agencyId, other.campaignId)!.fromNumbers).toEqual([]);
+    expect(h.repos.campaigns.get(h.agencyId, ctx.campaignId)!.fromNumbers).toContain(number);
+    const before = rowsOf(h.db, ['phone_numbers', 'campaigns']);
     expect((await h.api('POST', `/api/agent-builder/phone-numbers/${encodeURIComponent('+15550000000')}/assign`, { body: { campaignId: other.campaignId } })).status).toBe(404);
     expect((await h.api('POST', '/api/agent-builder/phone-numbers/12345/assign', { body: { campaignId: other.campaignId } })).status).toBe(400);
+    expect((await h.api('POST', `/api/agent-builder/phone-numbers/${encodeURIComponent(number)}/assign`, { key: h.otherAgencyKey, body: { campaignId: other.campaignId } })).status).toBe(404);
+    expect(rowsOf(h.db, ['phone_numbers', 'campaigns'])).toEqual(before);
   });
 });
 

@@ -15,6 +15,20 @@ describe('health and API description', () => {
     expect(r.body).toMatchObject({ success: true, data: { store: 'ok', temporal: 'not_configured' } });
   });
 
+  it('GET /api/health with Temporal down is 503 in the error envelope, naming what is down', async () => {
+    const temporal = h.services.temporal;
+    // The app reads its services per request: a Temporal client whose health check fails.
+    (h.services as { temporal: unknown }).temporal = { health: async () => false };
+    try {
+      const r = await h.api('GET', '/api/health', { key: null });
+      expect(r.status).toBe(503);
+      expect(r.body).toEqual({ success: false, error: 'ServiceUnavailable', message: expect.stringContaining('temporal down') });
+    } finally {
+      (h.services as { temporal: unknown }).temporal = temporal;
+    }
+    expect((await h.api('GET', '/api/health', { key: null })).status).toBe(200);
+  });
+
   it('GET /api/openapi.json is an OpenAPI 3.1 document with bearer auth', async () => {
     const r = await h.api('GET', '/api/openapi.json', { key: null });
     expect(r.status).toBe(200);

@@ -57,7 +57,7 @@ describe('GET /api/openapi.json', () => {
     expect(doc.paths['/api/agent-builder/projects/{locationId}/campaigns/{campaignId}/workflow'].get.deprecated).toBe(true);
     for (const [path, ops] of Object.entries<Record<string, { security: unknown[]; operationId: string }>>(doc.paths)) {
       for (const op of Object.values(ops)) {
-        const expected = ['/api/health', '/api/openapi.json'].includes(path)
+        const expected = ['/api/health', '/api/health/live', '/api/health/ready', '/api/openapi.json'].includes(path)
           ? []
           : path.startsWith('/api/events/vapi/')
             ? [{ vapiSignature: [] }]
@@ -99,5 +99,86 @@ describe('the webhooks section and the document as a whole', () => {
     const doc = (await h.api('GET', '/api/openapi.json', { key: null })).body;
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config: await createConfig({ extends: ['recommended'] }) });
     expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
+  });
+});
+
+describe('examples and links', () => {
+  it('every operation with a body has an example that its own body schema accepts', async () => {
+    const doc = (await h.api('GET', '/api/openapi.json', { key: null })).body;
+    const { validate } = await import('../../server/http/validation.js');
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [path, ops] of Object.entries<Record<string, { operationId: string; requestBody?: { content: Record<string, { schema: object; examples?: { sample?: { value: unknown } } }> } }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (!op.requestBody) continue;
+        const media = op.requestBody.content['application/json']!;
+        const example = media.examples?.sample?.value;
+        if (example === undefined) {
+          problems.push(`${method.toUpperCase()} ${path} (${op.operationId}) has no example`);
+          continue;
+        }
+        checked++;
+        try {
+          validate('body', media.schema, example);
+        } catch (err) {
+          problems.push(`${op.operationId}: its example does not validate: ${(err as Error).message}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(25);
+  });
+
+  it('every link names an existing operation and only parameters that operation has', async () => {
+    const doc = (await h.api('GET', '/api/openapi.json', { key: null })).body;
+    const ops = new Map<string, { parameters: { name: string; in: string }[]; requestBody?: unknown }>();
+    for (const methods of Object.values<Record<string, { operationId: string; parameters: { name: string; in: string }[]; requestBody?: unknown }>>(doc.paths)) {
+      for (const op of Object.values(methods)) ops.set(op.operationId, op);
+    }
+    const problems: string[] = [];
+    let links = 0;
+    for (const [path, methods] of Object.entries<Record<string, { operationId: string; responses: Record<string, { links?: Record<string, { operationId: string; parameters?: Record<string, string>; requestBody?: unknown }> }> }>>(doc.paths)) {
+      for (const op of Object.values(methods)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          for (const [name, link] of Object.entries(response.links ?? {})) {
+            links++;
+            const target = ops.get(link.operationId);
+            if (!target) {
+              problems.push(`${op.operationId} ${status} ${name}: no operation ${link.operationId}`);
+              continue;
+            }
+            for (const p of Object.keys(link.parameters ?? {})) {
+              if (!target.parameters.some((x) => x.name === p)) problems.push(`${op.operationId} ${status} ${name}: ${link.operationId} has no parameter ${p} (${path})`);
+            }
+            if (link.requestBody !== undefined && !target.requestBody) problems.push(`${op.operationId} ${status} ${name}: ${link.operationId} takes no body`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(links).toBeGreaterThan(30);
+  });
+});
+
+describe('documented workflow bodies agree with the two-stage validation', () => {
+  it('every node of every starter template is valid for both; removed and unknown types for neither', async () => {
+    const { validate } = await import('../../server/http/validation.js');
+    const { DocumentedAppendNodesBody, DocumentedPutWorkflowBody, REMOVED_NODE_TYPES } = await import('../../schemas/workflow.js');
+    const { WORKFLOW_TEMPLATES, templateGraph } = await import('../../server/workflow-templates.js');
+    const { findGraphProblems } = await import('../../engine/graph/validate.js');
+    const all = ['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION', 'TRANSFER', 'RESCHEDULE'] as const;
+    for (const t of WORKFLOW_TEMPLATES) {
+      for (const nodes of Object.values(t.chains)) expect(() => validate('body', DocumentedAppendNodesBody, { nodes })).not.toThrow();
+      const g = templateGraph(t, all);
+      expect(findGraphProblems(g)).toEqual([]);
+      expect(() => validate('body', DocumentedPutWorkflowBody, { ...g, expectedVersion: 0 })).not.toThrow();
+    }
+    for (const type of [...REMOVED_NODE_TYPES, 'no-such-type']) {
+      expect(() => validate('body', DocumentedAppendNodesBody, { nodes: [{ type, config: { url: 'https://hooks.example.org/x' } }] })).toThrow();
+      expect(findGraphProblems({ nodes: [{ id: 'n1', type, config: {}, position: { x: 0, y: 0 } }], edges: [], dispositionEntries: { VOICEMAIL: 'n1' } } as never).length).toBeGreaterThan(0);
+    }
+    // A draft is a PUT-only thing: empty configs are documented for PUT, refused by append.
+    expect(() => validate('body', DocumentedPutWorkflowBody, { nodes: [{ id: 'n1', type: 'send-sms', config: {} }], edges: [], dispositionEntries: {}, expectedVersion: 0 })).not.toThrow();
+    expect(() => validate('body', DocumentedAppendNodesBody, { nodes: [{ type: 'send-sms', config: {} }] })).toThrow();
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../helpers/state.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 
@@ -65,10 +66,14 @@ describe('cadences CRUD', () => {
       expect(r.body.error, JSON.stringify(steps)).toContain(field);
     }
     const created = await h.api('POST', '/api/power-dialer/cadences', { body: { name: 'ok', steps: [{ delayMinutes: 0 }] } });
+    const before = rowsOf(h.db, ['cadences']);
+    expect(before.cadences!.length).toBeGreaterThan(0);
     const patch = await h.api('PATCH', `/api/power-dialer/cadences/${created.body.data.id}`, { body: { steps: [{ delayMinutes: 0, at: '24:00' }] } });
     expect(patch.status).toBe(400);
     expect(patch.body.error).toContain('body.steps[0].at');
     expect((await h.api('PATCH', `/api/power-dialer/cadences/${created.body.data.id}`, { body: {} })).status).toBe(400);
+    // none of the refused creates was stored; the refused patches left the cadence as it was
+    expect(rowsOf(h.db, ['cadences'])).toEqual(before);
   });
 
   it('roles and scopes: project_user reads, only agency_admin writes; another agency gets 404', async () => {
@@ -82,7 +87,11 @@ describe('cadences CRUD', () => {
     expect(w.body.success).toBe(false);
     expect(w.body.error).toContain('agency_admin');
     const noWrite = h.key({ scopes: ['power_dialer:read'] });
+    const before = rowsOf(h.db, ['cadences']);
     expect((await h.api('PATCH', `/api/power-dialer/cadences/${id}`, { key: noWrite, body: { name: 'y' } })).status).toBe(403);
+    expect((await h.api('PATCH', `/api/power-dialer/cadences/${id}`, { key: reader, body: { name: 'y' } })).status).toBe(403);
+    expect((await h.api('PATCH', `/api/power-dialer/cadences/${id}`, { key: h.otherAgencyKey, body: { name: 'y' } })).status).toBe(404);
+    expect(rowsOf(h.db, ['cadences'])).toEqual(before);
     const foreign = await h.api('GET', `/api/power-dialer/cadences/${id}`, { key: h.otherAgencyKey });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ success: false, error: `cadence ${id} not found` });
@@ -101,7 +110,10 @@ describe('campaigns and projects refer to cadences and windows that work', () =>
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('body.config.cadenceId');
     const foreign = await h.api('POST', '/api/power-dialer/cadences', { key: h.otherAgencyKey, body: { name: 'theirs', steps: [{ delayMinutes: 0 }] } });
+    const stored = h.repos.campaigns.get(h.agencyId, campaignId);
     expect((await h.api('PATCH', path, { body: { config: { cadenceId: foreign.body.data.id } } })).status).toBe(400);
+    expect((await h.api('PATCH', path, { body: { name: 'not saved', config: { cadenceId: 'cad_nope' } } })).status).toBe(400);
+    expect(h.repos.campaigns.get(h.agencyId, campaignId)).toEqual(stored);
     const mine = await h.api('POST', '/api/power-dialer/cadences', { body: journeyCadence });
     const good = await h.api('PATCH', path, { body: { config: { cadenceId: mine.body.data.id } } });
     expect(good.status).toBe(200);

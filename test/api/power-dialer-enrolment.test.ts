@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { contactEvent, dialerCampaign, postContactEvent } from '../helpers/power-dialer.js';
+import { contactEvent, dialerCampaign, postContactEvent, waitFor } from '../helpers/power-dialer.js';
+import { rowsOf } from '../helpers/state.js';
 import { leadWorkflowId } from '../../engine/workflows/lead-cadence-types.js';
 
 // Enrolment through both doors (CRM contact events, POST /api/power-dialer/leads) and every way
@@ -15,6 +16,12 @@ afterAll(async () => h?.close());
 
 const LATER = [{ delayMinutes: 600 }, { delayMinutes: 600 }];
 const workflowResult = (leadId: string) => h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).result();
+/**
+ * A new lead's workflow mirrors its first state onto the row (a local activity, recorded as a
+ * marker), then sleeps for ten hours: once that write is done, only the test can change a row.
+ */
+const mirrored = (leadId: string) =>
+  waitFor(`the first mirror of lead ${leadId}`, async () => (await h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).fetchHistory()).events!.some((e) => e.markerRecordedEventAttributes));
 
 describe('enrolment from CRM contact events', () => {
   it('a contact with an active tag enters the queue once; the event also upserts the contact', async () => {
@@ -27,7 +34,8 @@ describe('enrolment from CRM contact events', () => {
     const leadId = first.body.data.enrolled[0];
     const lead = h.repos.leads.get(h.agencyId, leadId)!;
     expect(lead).toMatchObject({ campaignId, contactId: event.contact.id, cadenceStep: 0, callStatus: 'scheduled', live: true, firstName: 'Ana', fullName: 'Ana Lee', phone: event.contact.phone, tags: [c.activeTag] });
-    expect(Date.parse(lead.nextCallTime) - Date.parse(lead.createdAt)).toBeGreaterThanOrEqual(600 * 60_000 - 1000);
+    // Step 0 is timed from enrolment (createdAt), and no calling window applies here.
+    expect(Date.parse(lead.nextCallTime) - Date.parse(lead.createdAt)).toBe(600 * 60_000);
     expect(h.repos.crm.getContact(h.agencyId, locationId, event.contact.id)).toMatchObject({ firstName: 'Ana', tags: [c.activeTag] });
     const running = await h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).describe();
     expect(running.status.name).toBe('RUNNING');
@@ -143,6 +151,10 @@ describe('POST /api/power-dialer/leads and DELETE /api/power-dialer/leads/{leadI
     const stored = h.repos.leads.get(h.agencyId, r.body.data._id)!;
     expect(h.repos.crm.getContact(h.agencyId, locationId, stored.contactId)).toMatchObject({ firstName: 'Cy' });
 
+    // Each refusal below leaves the queue as it was (a contact given by fields may be stored in the
+    // CRM before the rules refuse it: that is the CRM's copy, not a lead).
+    await mirrored(r.body.data._id);
+    const leadsBefore = rowsOf(h.db, ['leads']);
     const untagged = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId, contact: { firstName: 'Di', phone: '+15125550178', tags: [] } } });
     expect(untagged.status).toBe(409);
     expect(untagged.body).toEqual({ success: false, error: expect.stringContaining('activeTags') });
@@ -161,6 +173,38 @@ describe('POST /api/power-dialer/leads and DELETE /api/power-dialer/leads/{leadI
     expect(foreign.status).toBe(404);
     const reader = h.key({ role: 'project_user', scopes: ['power_dialer:read', 'power_dialer:write'], projectIds: [] });
     expect((await h.api('POST', '/api/power-dialer/leads', { key: reader, body: { campaignId, contactId: 'x' } })).status).toBe(403);
+    expect(rowsOf(h.db, ['leads'])).toEqual(leadsBefore);
+  });
+});
+
+describe("another agency's enrolment attempts", () => {
+  it("by API key, or by contact events signed with the wrong agency's secret: refused, and no lead or contact row of either agency changes", async () => {
+    const c = await dialerCampaign(h, { steps: LATER });
+    const mine = h.repos.crm.createContact(h.agencyId, { locationId: c.locationId, firstName: 'Eve', fullName: 'Eve Ng', phone: '+15125550190', email: 'eve@example.net', tags: [c.activeTag] });
+    const enrolled = (await postContactEvent(h, c.event())).body.data.enrolled;
+    expect(enrolled).toHaveLength(1);
+    await mirrored(enrolled[0]);
+    const TABLES = ['leads', 'crm_contacts', 'contact_events', 'idempotency_keys'];
+    const before = rowsOf(h.db, TABLES);
+    expect(before.leads!.length).toBeGreaterThan(0);
+
+    const byFields = await h.api('POST', '/api/power-dialer/leads', {
+      key: h.otherAgencyKey,
+      body: { campaignId: c.campaignId, contact: { firstName: 'Mallory', phone: '+15125550191', tags: [c.activeTag] } },
+      headers: { 'Idempotency-Key': 'foreign-enrol-1' },
+    });
+    expect(byFields.status).toBe(404);
+    expect(byFields.body).toEqual({ success: false, error: `campaign ${c.campaignId} not found` });
+    const byId = await h.api('POST', '/api/power-dialer/leads', { key: h.otherAgencyKey, body: { campaignId: c.campaignId, contactId: mine.id } });
+    expect(byId.status).toBe(404);
+    // A contact event for this agency, signed with the other agency's secret.
+    const forged = await postContactEvent(h, contactEvent(c.locationId, { tags: [c.activeTag] }), { secret: h.repos.agencies.get(`${h.agencyId}_other`)!.signingSecret });
+    expect(forged.status).toBe(401);
+    // Our contact's deletion, sent in the other agency's name but signed with our secret: refused too.
+    const removal = await postContactEvent(h, { type: 'contact.deleted', contact: { id: mine.id, locationId: c.locationId } }, { secret: h.repos.agencies.get(h.agencyId)!.signingSecret, agencyId: `${h.agencyId}_other` });
+    expect(removal.status).toBe(401);
+
+    expect(rowsOf(h.db, TABLES)).toEqual(before);
   });
 });
 

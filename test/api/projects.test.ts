@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../helpers/state.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { expectConforms } from '../helpers/contract.js';
@@ -19,14 +20,17 @@ describe('projects (spec 2.1, 3.1, 4.1, 4.2)', () => {
     expect(r.body.data).toMatchObject({ crm: 'crm_a', locationId: 'loc_p1', active: true, status: 'live', installed: true, campaigns: [], timezone: 'America/Chicago' });
     expect(r.body.data.crm_a).toMatchObject({ id: 'loc_p1', name: 'Bright Smile Dental', city: 'Austin' });
     expect(r.body.data).not.toHaveProperty('crm_b');
-    const again = await connect({ crm: 'crm_a', locationId: 'loc_p1' });
+    const before = rowsOf(h.db, ['projects']);
+    const again = await connect({ crm: 'crm_a', locationId: 'loc_p1', businessName: 'Someone Else' });
     expect(again.status).toBe(409);
+    expect(rowsOf(h.db, ['projects'])).toEqual(before);
   });
 
   it('crm_b projects carry crm_b and require its accountId', async () => {
     const missing = await connect({ crm: 'crm_b', locationId: 'loc_b0', active: false });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toContain('crm_b');
+    expect(h.repos.projects.find(h.agencyId, 'loc_b0')).toBeUndefined();
     const r = await connect({ crm: 'crm_b', locationId: 'loc_b1', active: false, crm_b: { accountId: 'acc_1', accountName: 'Clinic', subdomain: 'clinic' } });
     expect(r.status).toBe(200);
     expect(r.body.data.crm_b).toEqual({ accountId: 'acc_1', accountName: 'Clinic', subdomain: 'clinic' });
@@ -44,6 +48,12 @@ describe('projects (spec 2.1, 3.1, 4.1, 4.2)', () => {
       const refused = await hh.api('PUT', `/api/v2/projects/${fourth.body.data.id}`, { body: { active: true } });
       expect(refused.status).toBe(409);
       expect(refused.body).toMatchObject({ success: false, error: 'CONFLICT', code: 'SubAccountCapReached' });
+      expect(hh.repos.projects.get(hh.agencyId, fourth.body.data.id)).toMatchObject({ active: false, status: 'stopped' });
+      // connecting a fifth live one is refused the same way, and stores nothing
+      const fifth = await hh.api('POST', '/api/v2/projects', { body: { crm: 'crm_a', locationId: 'cap_4' } });
+      expect(fifth.status).toBe(409);
+      expect(fifth.body).toMatchObject({ code: 'SubAccountCapReached' });
+      expect(hh.repos.projects.find(hh.agencyId, 'cap_4')).toBeUndefined();
       const stopped = await hh.api('PUT', `/api/v2/projects/${ids[0]}`, { body: { active: false } });
       expect(stopped.body.data).toMatchObject({ active: false, status: 'stopped' });
       const live = await hh.api('PUT', `/api/v2/projects/${fourth.body.data.id}`, { body: { active: true } });
@@ -57,15 +67,21 @@ describe('projects (spec 2.1, 3.1, 4.1, 4.2)', () => {
 
   it('update merges known fields, keeps extra properties, and never lets the body overwrite owned fields', async () => {
     const p = (await connect({ crm: 'crm_a', locationId: 'loc_upd', active: false })).body.data;
+    const hijack = await h.api('PUT', `/api/v2/projects/${p.id}`, { body: { businessName: 'New Name', status: 'live', id: 'hijack' } });
+    expect(hijack.status).toBe(400);
+    expect(hijack.body.message).toMatch(/body\.(status|id)/);
     const r = await h.api('PUT', `/api/v2/projects/${p.id}`, {
-      body: { businessName: 'New Name', knowledgeBase: 'kb', callingWindowOverride: [{ days: [1, 2], start: '9:00', end: '17:00', tz: 'America/Chicago' }], customFlag: 'x', status: 'live', id: 'hijack' },
+      body: { businessName: 'New Name', knowledgeBase: 'kb', callingWindowOverride: [{ days: [1, 2], start: '9:00', end: '17:00', tz: 'America/Chicago' }], customFlag: 'x', status: 'stopped', id: p.id },
     });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ id: p.id, businessName: 'New Name', knowledgeBase: 'kb', customFlag: 'x', status: 'stopped' });
     expect(r.body.data.callingWindowOverride).toHaveLength(1);
-    const bad = await h.api('PUT', `/api/v2/projects/${p.id}`, { body: { callingWindowOverride: { days: [0], start: '9:00', end: '17:00', tz: 'UTC' } } });
+    const stored = h.repos.projects.get(h.agencyId, p.id);
+    expect(stored).toMatchObject({ businessName: 'New Name', knowledgeBase: 'kb' });
+    const bad = await h.api('PUT', `/api/v2/projects/${p.id}`, { body: { businessName: 'Not Saved', callingWindowOverride: { days: [0], start: '9:00', end: '17:00', tz: 'UTC' } } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('VALIDATION');
+    expect(h.repos.projects.get(h.agencyId, p.id)).toEqual(stored);
   });
 
   it('delete hides and disconnects; a project 404 carries only message', async () => {

@@ -42,16 +42,44 @@ describe('workflow read and append (spec 4.12)', () => {
 
   it('accepts the outcome raw, in any case, or as the dashboard label; 400 when the agent can never emit it', async () => {
     const { agentId } = await createProjectAgentCampaign(h, { capabilityIds: ['add_tag'] });
-    for (const outcome of ['CALLBACK', 'callback', 'Call Back', 'callBack']) {
-      const r = await append(agentId, outcome, { nodes: [{ type: 'add-tag', config: { tags: [`t-${outcome.length}`] } }] });
+    const spellings: [string, string][] = [
+      ['voicemail', 'VOICEMAIL'], ['Voicemail', 'VOICEMAIL'], ['VOICEMAIL', 'VOICEMAIL'], ['voiceMail', 'VOICEMAIL'],
+      ['CALLBACK', 'CALLBACK'], ['callback', 'CALLBACK'], ['Call Back', 'CALLBACK'], ['callBack', 'CALLBACK'], ['call_back', 'CALLBACK'],
+      ['No Action', 'NO_ACTION'], ['noAction', 'NO_ACTION'], ['no_action', 'NO_ACTION'],
+    ];
+    const chain = (g: { edges: { source: string; target: string }[]; dispositionEntries: Record<string, string> }, key: string) => {
+      const ids: string[] = [];
+      for (let id: string | undefined = g.dispositionEntries[key]; id; id = g.edges.find((e) => e.source === id)?.target) ids.push(id);
+      return ids;
+    };
+    let version = 0;
+    const expected: Record<string, string[]> = {};
+    for (const [outcome, key] of spellings) {
+      const r = await append(agentId, outcome, { nodes: [{ type: 'add-tag', config: { tags: [`t-${outcome}`] } }] });
       expect(r.status, outcome).toBe(200);
+      const added = r.body.workflow.nodes.find((n: { config: { tags?: string[] } }) => n.config.tags?.[0] === `t-${outcome}`);
+      (expected[key] ??= []).push(added.id);
+      // What is stored, not only what the answer says: one more version, the step at the end of
+      // that outcome's chain, under the raw key and no other.
+      const stored = (await h.api('GET', wf(agentId))).body.data;
+      expect(stored.version, outcome).toBe(++version);
+      expect(Object.keys(stored.dispositionEntries).sort(), outcome).toEqual(Object.keys(expected).sort());
+      expect(chain(stored, key), outcome).toEqual(expected[key]);
     }
+    const versions = (await h.api('GET', `${wf(agentId)}/versions`)).body.data.map((v: { summary: string }) => v.summary);
+    expect(versions).toEqual(spellings.map(([, key]) => `appended 1 node to ${key}`).reverse());
+
+    const before = (await h.api('GET', wf(agentId))).body.data;
     const gated = await append(agentId, 'SUCCESS', { nodes: [{ type: 'add-tag', config: { tags: ['x'] } }] });
     expect(gated.status).toBe(400);
     expect(gated.body).toMatchObject({ success: false, error: 'VALIDATION' });
     expect(gated.body.message).toContain('SUCCESS');
-    const unknown = await append(agentId, 'WHATEVER', { nodes: [{ type: 'add-tag', config: { tags: ['x'] } }] });
-    expect(unknown.status).toBe(400);
+    for (const outcome of ['WHATEVER', 'voice mail box', 'SUCCESSFUL']) {
+      const unknown = await append(agentId, outcome, { nodes: [{ type: 'add-tag', config: { tags: ['x'] } }] });
+      expect(unknown.status, outcome).toBe(400);
+    }
+    // the refusals stored nothing
+    expect((await h.api('GET', wf(agentId))).body.data).toEqual(before);
   });
 
   it('refuses removed types, stand-ins and bad configs with a message naming node and field', async () => {
@@ -72,7 +100,7 @@ describe('workflow read and append (spec 4.12)', () => {
     expect(draftByAppend.status).toBe(400);
     expect(draftByAppend.body.message).toMatch(/PUT/);
     expect((await h.api('GET', wf(agentId))).body.data.version).toBe(0);
-    const draft = await h.api('PUT', wf(agentId), { body: { nodes: [{ id: 'd1', type: 'send-sms', config: {}, position: { x: 0, y: 0 } }], edges: [], dispositionEntries: { VOICEMAIL: 'd1' } } });
+    const draft = await h.api('PUT', wf(agentId), { body: { nodes: [{ id: 'd1', type: 'send-sms', config: {}, position: { x: 0, y: 0 } }], edges: [], dispositionEntries: { VOICEMAIL: 'd1' }, expectedVersion: 0 } });
     expect(draft.status, draft.text).toBe(200);
     expect(draft.body.data.warnings.map((x: { code: string }) => x.code)).toContain('DRAFT_NODE_SKIPPED');
     expect(draft.body.data.version).toBe(1);
@@ -131,11 +159,16 @@ describe('PATCH, DELETE, PUT, switch outcome, versions', () => {
     expectConforms(h.services, 'patchWorkflow', 200, patched.body);
     expect(patched.body.data.nodes[0].config.body).toBe('two');
     expect(patched.body.data.edges).toEqual(a.edges);
+    // what was answered is what is stored
+    expect((await h.api('GET', wf(agentId))).body.data).toEqual(patched.body.data);
 
     const deleted = await h.api('DELETE', `${wf(agentId)}/nodes/${tag.id}?expectedVersion=2`);
     expect(deleted.status).toBe(200);
     expect(deleted.body.data.edges).toEqual([expect.objectContaining({ source: sms.id, target: note.id })]);
+    expect((await h.api('GET', wf(agentId))).body.data).toEqual(deleted.body.data);
     expect((await h.api('DELETE', `${wf(agentId)}/nodes/nope`)).status).toBe(404);
+    expect((await h.api('DELETE', `${wf(agentId)}/nodes/${note.id}?expectedVersion=2`)).status).toBe(409);
+    expect((await h.api('GET', wf(agentId))).body.data).toEqual(deleted.body.data);
 
     const graph = deleted.body.data;
     const put = await h.api('PUT', wf(agentId), {
@@ -150,10 +183,10 @@ describe('PATCH, DELETE, PUT, switch outcome, versions', () => {
     expect(put.body.data.version).toBe(4);
     expect(put.body.data.warnings.map((w: { code: string }) => w.code)).toContain('BRANCH_HANDLE_UNCONNECTED');
 
-    const cycle = await h.api('PUT', wf(agentId), { body: { nodes: put.body.data.nodes, edges: [...put.body.data.edges, { id: 'back', source: 'long', target: sms.id }], dispositionEntries: graph.dispositionEntries } });
+    const cycle = await h.api('PUT', wf(agentId), { body: { nodes: put.body.data.nodes, edges: [...put.body.data.edges, { id: 'back', source: 'long', target: sms.id }], dispositionEntries: graph.dispositionEntries, expectedVersion: 4 } });
     expect(cycle.status).toBe(400);
     expect(cycle.body.message).toMatch(/cycle/);
-    const dangling = await h.api('PUT', wf(agentId), { body: { nodes: put.body.data.nodes, edges: [{ id: 'x', source: sms.id, target: 'ghost' }], dispositionEntries: graph.dispositionEntries } });
+    const dangling = await h.api('PUT', wf(agentId), { body: { nodes: put.body.data.nodes, edges: [{ id: 'x', source: sms.id, target: 'ghost' }], dispositionEntries: graph.dispositionEntries, expectedVersion: 4 } });
     expect(dangling.status).toBe(400);
 
     const sw = await h.api('PUT', `${wf(agentId)}/outcomes/NO_ACTION/entry`, { body: { nodeId: 'long' } });
@@ -163,7 +196,10 @@ describe('PATCH, DELETE, PUT, switch outcome, versions', () => {
     const versions = await h.api('GET', `${wf(agentId)}/versions`);
     expectConforms(h.services, 'listWorkflowVersions', 200, versions.body);
     expect(versions.body.data.map((v: { version: number }) => v.version)).toEqual([5, 4, 3, 2, 1]);
-    expect(versions.body.data.every((v: { keyId: string | null; summary: string }) => v.keyId && v.summary)).toBe(true);
+    for (const v of versions.body.data as { keyId: string | null; summary: string }[]) {
+      expect(v.keyId).toMatch(/./);
+      expect(v.summary).toMatch(/./);
+    }
     const v1 = await h.api('GET', `${wf(agentId)}/versions/1`);
     expect(v1.body.data.nodes).toHaveLength(3);
     const restore = await h.api('PUT', wf(agentId), { body: { nodes: v1.body.data.nodes, edges: v1.body.data.edges, dispositionEntries: v1.body.data.dispositionEntries, expectedVersion: 5 } });
@@ -208,7 +244,8 @@ describe('concurrency', () => {
   it('50 racing appends without expectedVersion: all land, versions contiguous, one chain', async () => {
     const { agentId } = await createProjectAgentCampaign(h);
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => append(agentId, 'VOICEMAIL', { nodes: [{ type: 'add-tag', config: { tags: [`t${i}`] } }] })));
-    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results).toHaveLength(50);
+    for (const r of results) expect(r.status, r.text).toBe(200);
     expect(results.map((r) => r.body.workflow.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     const stored = (await h.api('GET', wf(agentId))).body.data;
     expect(stored.nodes).toHaveLength(50);

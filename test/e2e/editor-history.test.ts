@@ -9,7 +9,7 @@ import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { awaitRun, callEnded, postCallEvent } from '../helpers/events.js';
-import { addStep, applyForm, edgePairs, newAgent, newPage, openEditor, recordWrites, save, shot, stepIds, storedWorkflow, waitSaved, wfPath } from './editor-page.js';
+import { addStep, applyForm, edgePairs, expectBrowserErrors, newAgent, newPage, openEditor, recordWrites, save, shot, stepIds, storedWorkflow, waitSaved, wfPath } from './editor-page.js';
 
 let h: Harness;
 let browser: Browser;
@@ -85,6 +85,14 @@ describe('saving against other writers, history and runs', () => {
     expect(stored.dispositionEntries.VOICEMAIL).toBe(tag);
     expect(stored.edges.map((e) => [e.source, e.target])).toEqual([[tag, sms.id]]);
     expect(writes.slice(2)).toEqual([`PATCH ${wfPath(agentId)}`, `PATCH ${wfPath(agentId)}`, `PATCH ${wfPath(agentId)}`, `PUT ${wfPath(agentId)}`]);
+    // The browser logs each refusal this test provokes: the stale append and PATCHes (409) and the
+    // PATCH of the deleted step (404). Nothing else may appear.
+    const refused = (status: string, url: string) => new RegExp(`status of ${status} \\(http://[^)]*${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\)$`);
+    expectBrowserErrors(page, [
+      refused('409 \\(Conflict\\)', `${wfPath(agentId)}/outcomes/VOICEMAIL/nodes`),
+      refused('409 \\(Conflict\\)', wfPath(agentId)),
+      refused('404 \\(Not Found\\)', wfPath(agentId)),
+    ]);
     await page.close();
   });
 
@@ -151,8 +159,12 @@ describe('saving against other writers, history and runs', () => {
     await openEditor(page, h, agentId);
     await page.getByTestId('tab-runs').click();
     const row = page.locator(`[data-call-id="${event.call.callId}"]`);
+    // Each run links to its workflow in the Temporal Web UI.
+    const temporalUrl = `${h.services.config.temporalUiUrl}/namespaces/default/workflows/${encodeURIComponent(h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.workflowId)}`;
+    await expect(page.locator(`[data-testid^="execution-temporal-"]`).first().getAttribute('href')).resolves.toBe(temporalUrl);
     await row.click();
     await page.getByTestId('run-banner').waitFor();
+    await expect(page.getByTestId('run-temporal-link').getAttribute('href')).resolves.toBe(temporalUrl);
     await expect(page.getByTestId('run-banner').textContent()).resolves.toContain('ended in Voicemail: run succeeded');
 
     // Each visited step shows its status; the branch not taken is dimmed; the path's edges are highlighted.

@@ -4,16 +4,51 @@
  */
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { onTestFinished } from 'vitest';
 import { ARTIFACTS } from '../helpers/browser.js';
 import type { Harness } from '../helpers/harness.js';
 
 export const VIEWPORT = { width: 1280, height: 800 };
 
+const browserErrors = new WeakMap<Page, string[]>();
+
+/**
+ * A page for one test. Every uncaught exception in the page and every console error is collected,
+ * and the test fails when it finishes if any is left: an editor that throws while the assertions
+ * happen to pass is still broken. Errors a test provokes on purpose are claimed with
+ * `expectBrowserErrors`, in the test, never here.
+ */
 export async function newPage(browser: Browser): Promise<Page> {
   const page = await browser.newPage({ viewport: VIEWPORT });
   page.setDefaultTimeout(15_000);
-  page.on('pageerror', (err) => process.stderr.write(`[browser] ${err.message}\n`));
+  const errors: string[] = [];
+  browserErrors.set(page, errors);
+  page.on('pageerror', (err) => errors.push(`uncaught: ${err.stack ?? err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const at = msg.location().url;
+    errors.push(`console.error: ${msg.text()}${at ? ` (${at})` : ''}`);
+  });
+  onTestFinished(() => {
+    const left = errors.splice(0);
+    if (left.length) throw new Error(`the page reported ${left.length} error(s):\n${left.join('\n')}`);
+  });
   return page;
+}
+
+/**
+ * Claims the console errors a test causes on purpose (the browser logs every 4xx answer, such as
+ * the 409 of a save against a newer version). Each pattern must match at least one error, so a
+ * claim cannot outlive the behaviour it names; everything unclaimed still fails the test.
+ */
+export function expectBrowserErrors(page: Page, patterns: RegExp[]): void {
+  const errors = browserErrors.get(page);
+  if (!errors) throw new Error('not a page made by newPage');
+  for (const re of patterns) {
+    const hits = errors.filter((e) => re.test(e));
+    if (hits.length === 0) throw new Error(`expected a browser error matching ${re}, saw: ${errors.join(' | ') || 'none'}`);
+    for (const hit of hits) errors.splice(errors.indexOf(hit), 1);
+  }
 }
 
 /** Waits until the canvas is laid out and framed (the editor sets data-ready then). */

@@ -9,20 +9,13 @@ import { createApp, listen } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
 import { createRepos, type Repos, type Services } from '../../server/services.js';
-import { composeProviders, composeServices, composeVoice, composeWorker } from '../../server/compose.js';
+import { composeOps, composeProviders, composeServices, composeVoice, composeWorker, installTemporalRuntime } from '../../server/compose.js';
 import { startAlertDispatcher } from '../../server/alerts/dispatcher.js';
 import { openDb, type Db } from '../../server/store/db.js';
 import { SCOPES, type Role, type Scope } from '../../server/store/api-keys.js';
 import { connectTemporal, type WorkflowStarter } from '../../server/temporal/client.js';
 import type { Ports, VoicePlatform } from '../../engine/ports.js';
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
-
-// The SDK's worker lifecycle lines would drown test output; warnings and errors still show.
-try {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-} catch {
-  /* already installed in this process */
-}
+import type { Worker } from '@temporalio/worker';
 
 export interface Harness {
   url: string;
@@ -55,7 +48,7 @@ let counter = 0;
  * test replaces only what it names (`ports`, `voice`), and by default calls are placed on the
  * sandbox voice platform, which reports their end to this instance's API, signed.
  */
-export async function createHarness(opts: { temporal?: boolean; /** false: no in-process worker (the test runs worker processes) */ worker?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform; /** start from a copy of this database file (an older schema's fixture) */ fromDb?: string; /** where the product's log lines go (default: nowhere at the default 'silent' level) */ logSink?: NodeJS.WritableStream } = {}): Promise<Harness> {
+export async function createHarness(opts: { temporal?: boolean; /** false: no in-process worker (the test runs worker processes) */ worker?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform; /** start from a copy of this database file (an older schema's fixture) */ fromDb?: string; /** where the product's log lines go (default: nowhere at the default 'silent' level) */ logSink?: NodeJS.WritableStream; /** Temporal frontend to use instead of the run's dev server (a proxy a test can cut) */ temporalAddress?: string } = {}): Promise<Harness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-test-'));
   const dbFile = path.join(dir, 'app.db');
   if (opts.fromDb) fs.copyFileSync(opts.fromDb, dbFile);
@@ -63,8 +56,12 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   const repos = createRepos(db);
   const taskQueue = `test-${process.pid}-${++counter}-${Date.now()}`;
   const config: Config = { ...loadConfig({}), dataDir: dir, taskQueue, logLevel: 'silent', ...opts.config };
+  // Once per test process, as main does: the SDK's lifecycle lines would drown test output
+  // (warnings and errors still show), and its worker metrics are read by /metrics.
+  await installTemporalRuntime(config, 'WARN');
+  const ops = composeOps(config);
   const logger = createLogger(config.logLevel, opts.logSink);
-  const providers = composeProviders(config, db, repos, logger);
+  const providers = composeProviders(config, db, repos, logger, ops);
   const basePorts = providers.ports;
   const ports = opts.ports ? opts.ports(basePorts, db, repos) : basePorts;
   let url = '';
@@ -74,9 +71,9 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
   let workerConn: { close(): Promise<void> } | null = null;
-  const address = inject('temporalAddress');
+  const address = opts.temporalAddress ?? inject('temporalAddress');
   const startWorker = async (p: Ports) => {
-    const made = await composeWorker({ config, address, db, repos, ports: p, voice: opts.voice ?? sandbox!, bundle: { codePath: inject('workflowBundlePath') } });
+    const made = await composeWorker({ config, address, db, repos, ports: p, voice: opts.voice ?? sandbox!, bundle: { codePath: inject('workflowBundlePath') }, tracing: ops.tracing });
     worker = made.worker;
     workerConn = made.connection;
     running = worker.run();

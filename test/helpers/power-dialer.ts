@@ -1,4 +1,6 @@
+import { defaultPayloadConverter } from '@temporalio/common';
 import type { VoicePlatform } from '../../engine/ports.js';
+import { leadWorkflowId, type PlaceLeadCallInput } from '../../engine/workflows/lead-cadence-types.js';
 import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../../server/routes/events.js';
 import { createProjectAgentCampaign } from './fixtures.js';
 import type { Harness } from './harness.js';
@@ -34,7 +36,6 @@ export interface PlacedCall {
   leadId?: string;
   to: string;
   from: string | null;
-  placedAt: number;
 }
 
 /**
@@ -45,7 +46,8 @@ export function fakeVoice() {
   const calls: PlacedCall[] = [];
   const platform: VoicePlatform = {
     async placeCall(req) {
-      if (!calls.some((c) => c.callId === req.callId)) calls.push({ ...req, placedAt: Date.now() });
+      // No time is recorded here: when an attempt was made is the workflow's to say (`leadHistory`).
+      if (!calls.some((c) => c.callId === req.callId)) calls.push({ ...req });
       return { callId: req.callId };
     },
   };
@@ -136,4 +138,42 @@ export function contactEvent(locationId: string, over: { id?: string; tags?: str
       tags: over.tags ?? ['new-lead'],
     },
   };
+}
+
+type Timestamp = { seconds?: unknown; nanos?: number | null } | null | undefined;
+const msOf = (t: Timestamp) => (t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : NaN);
+
+export interface LeadTimer {
+  /**
+   * When the timer fires, bounded by what the history records: the workflow set it for
+   * `now + duration`, with its `now` between the start of the workflow task that set it and the
+   * timer's own event.
+   */
+  dueFrom: number;
+  dueTo: number;
+  /** attempts placed before this timer was set */
+  afterAttempts: number;
+}
+
+/**
+ * What a lead's workflow recorded in the history of its current run: each attempt's input, with
+ * the workflow's own time of the attempt (`at`), and each durable timer it set. Tests assert on
+ * these instead of on their own clock, so a loaded machine changes nothing they check.
+ */
+export async function leadHistory(h: Harness, leadId: string): Promise<{ attempts: PlaceLeadCallInput[]; timers: LeadTimer[] }> {
+  const events = (await h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).fetchHistory()).events ?? [];
+  const attempts: PlaceLeadCallInput[] = [];
+  const timers: LeadTimer[] = [];
+  let taskStarted = NaN;
+  for (const e of events) {
+    if (e.workflowTaskStartedEventAttributes) taskStarted = msOf(e.eventTime as Timestamp);
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name === 'placeLeadCall') attempts.push(defaultPayloadConverter.fromPayload(scheduled.input!.payloads![0]!) as PlaceLeadCallInput);
+    const timer = e.timerStartedEventAttributes;
+    if (timer) {
+      const duration = msOf(timer.startToFireTimeout as Timestamp);
+      timers.push({ dueFrom: taskStarted + duration, dueTo: msOf(e.eventTime as Timestamp) + duration, afterAttempts: attempts.length });
+    }
+  }
+  return { attempts, timers };
 }

@@ -4,7 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
-import { familyOf } from '../../server/http/error-envelope.js';
+import { errorEnvelopeViolation } from '../helpers/contract.js';
+import { rowsOf } from '../helpers/state.js';
 
 let h: Harness;
 let ctx: Awaited<ReturnType<typeof createProjectAgentCampaign>>;
@@ -20,48 +21,51 @@ interface Raw {
   json: any;
   headers: Headers;
   path: string;
+  /** every stored row just before the request was sent */
+  before: Stored;
 }
+
+type Stored = Record<string, unknown[]>;
+/** Every row of every table: a refused request must leave all of them as they were. */
+const stored = (): Stored => rowsOf(h.db, (h.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((t) => t.name));
 
 /** Raw fetch: the harness's contract check would reject some of these on purpose-made paths. */
 async function raw(method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string>; duplex?: 'half' } = {}): Promise<Raw> {
+  const before = stored();
   const res = await fetch(h.url + path, { method, body: init.body, headers: { authorization: `Bearer ${h.adminKey}`, ...(init.headers ?? {}) }, ...(init.duplex && { duplex: init.duplex }) } as RequestInit);
   const text = await res.text();
-  return { status: res.status, text, headers: res.headers, path, json: (() => { try { return JSON.parse(text); } catch { return null; } })() };
+  return { status: res.status, text, headers: res.headers, path, before, json: (() => { try { return JSON.parse(text); } catch { return null; } })() };
 }
 
 /**
- * A 4xx in the envelope of the path's family (spec 7): power-dialer paths `{success, error}` only;
- * project 404s `{success, message}` only; everything else `{success, error, message}`. No stack.
+ * A 4xx in the envelope of the path's family (spec 7, as test/helpers/contract.ts writes it out):
+ * power-dialer paths `{success, error}` only; project 404s `{success, message}` only; everything
+ * else `{success, error, message, code?}` with the status's error word. No stack. And nothing
+ * stored changed: every row of every table is as it was before the request.
  */
 function expectClean4xx(r: Raw, status?: number) {
   if (status) expect(r.status, r.text).toBe(status);
   expect(r.status, r.text).toBeGreaterThanOrEqual(400);
   expect(r.status, r.text).toBeLessThan(500);
   expect(r.headers.get('content-type'), r.text).toMatch(/application\/json/);
-  expect(r.json?.success, r.text).toBe(false);
-  const family = familyOf(new URL(r.path, 'http://x').pathname);
-  if (family === 'power-dialer') expect(Object.keys(r.json).sort(), r.text).toEqual(['error', 'success']);
-  else if (family === 'projects' && r.status === 404) expect(Object.keys(r.json).sort(), r.text).toEqual(['message', 'success']);
-  else {
-    expect(typeof r.json.error, r.text).toBe('string');
-    expect(typeof r.json.message, r.text).toBe('string');
-  }
+  expect(errorEnvelopeViolation(new URL(r.path, 'http://x').pathname, r.status, r.json), r.text).toBeNull();
   expect(r.text).not.toMatch(/\n\s+at |\.ts:\d+|node_modules|SqliteError|SQLITE_/);
+  expect(stored(), `${r.status} ${r.path.slice(0, 80)} changed stored state`).toEqual(r.before);
 }
 
 const json = { 'content-type': 'application/json' };
 const append = () => `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow/outcomes/VOICEMAIL/nodes`;
 const tagBody = (tag: string) => JSON.stringify({ nodes: [{ type: 'add-tag', config: { tags: [tag] } }] });
-const tableCounts = () => Object.fromEntries(['projects', 'agents', 'campaigns', 'workflows', 'api_keys'].map((t) => [t, (h.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
 
 /** A raw HTTP/1.1 request over one socket, for what fetch will not send (chunked bodies we control). */
-function rawHttp(method: string, path: string, headers: Record<string, string>, chunks: Buffer[]): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+function rawHttp(method: string, path: string, headers: Record<string, string>, chunks: Buffer[]): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders; before: Stored }> {
+  const before = stored();
   return new Promise((resolve, reject) => {
     const u = new URL(h.url);
     const req = http.request({ host: u.hostname, port: u.port, method, path, headers: { authorization: `Bearer ${h.adminKey}`, ...headers } }, (res) => {
       let body = '';
       res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers, before }));
     });
     req.on('error', reject);
     for (const c of chunks) req.write(c);
@@ -75,7 +79,7 @@ describe('bad input', () => {
     expectClean4xx(await raw('POST', append(), { body: big, headers: json }), 413);
     // Chunked: no length up front, the limit trips mid-stream.
     const chunked = await rawHttp('POST', append(), { ...json, 'transfer-encoding': 'chunked' }, Array.from({ length: 20 }, () => Buffer.from('x'.repeat(64 * 1024))));
-    expect(chunked.status).toBe(413);
+    expectClean4xx({ status: chunked.status, text: chunked.body, json: JSON.parse(chunked.body), headers: new Headers(chunked.headers as Record<string, string>), path: append(), before: chunked.before }, 413);
     expect(JSON.parse(chunked.body)).toMatchObject({ success: false, error: 'PayloadTooLarge' });
     // A compression bomb: 30 MB of zeros in 30 KB of gzip is cut off at 1 MB inflated.
     const bomb = gzipSync(Buffer.concat([Buffer.from('{"nodes":[{"type":"add-note","config":{"body":"'), Buffer.alloc(30_000_000, 0x30), Buffer.from('"}}]}')]));
@@ -150,16 +154,23 @@ describe('bad input', () => {
     expect(h.repos.workflows.get(h.agencyId, ctx.campaignId).graph.nodes.at(-1)!.config.tags).toEqual(['a\u0000b']);
   });
 
-  it('an Idempotency-Key that is empty or over 255 characters is 400', async () => {
+  it('an Idempotency-Key that is empty or over 255 characters is 400; a refused request leaves no claim', async () => {
     for (const key of ['', 'k'.repeat(256), 'k'.repeat(5000)]) {
       const r = await raw('POST', append(), { body: tagBody('idem'), headers: { ...json, 'Idempotency-Key': key } });
       expectClean4xx(r, 400);
       expect(r.json.message).toContain('Idempotency-Key');
     }
+    // A valid key on a request the handler refuses: no claim is left behind, so the corrected
+    // request with the same key is served (decisions.md: only 2xx responses are stored).
+    const key = `bad-input-${Date.now()}`;
+    const refused = await raw('POST', append(), { body: JSON.stringify({ nodes: [{ type: 'send-sms', config: { body: 'REPLACE-WITH-MESSAGE' } }] }), headers: { ...json, 'Idempotency-Key': key } });
+    expectClean4xx(refused, 400);
+    const corrected = await raw('POST', append(), { body: tagBody('idem-ok'), headers: { ...json, 'Idempotency-Key': key } });
+    expect(corrected.status, corrected.text).toBe(200);
   });
 
   it('path traversal and SQL metacharacters in ids and query parameters are plain not-found or validation errors', async () => {
-    const before = tableCounts();
+    const before = stored();
     const ids = ['..%2F..%2Fetc%2Fpasswd', '..%252F..%252Fetc%252Fpasswd', '%2E%2E%2F%2E%2E%2Fapp.db', "x'%20OR%20'1'%3D'1", '1%3B%20DROP%20TABLE%20projects%3B--', '%27%22%5C', '%25', '*'];
     for (const id of ids) {
       expectClean4xx(await raw('GET', `/api/v2/projects/${id}`), 404);
@@ -191,17 +202,18 @@ describe('bad input', () => {
         expect(r.text).not.toMatch(/SQLITE|syntax error/i);
       }
     }
-    expect(tableCounts()).toEqual(before);
+    expect(stored()).toEqual(before);
   });
 
   it('very long URLs and headers are refused cleanly, in the envelope', async () => {
     for (const path of [`/api/v2/projects/${'a'.repeat(60_000)}`, `/api/v2/projects?q=${'%41'.repeat(20_000)}`]) {
-      const r = await fetch(h.url + path, { headers: { authorization: `Bearer ${h.adminKey}` } });
-      expect(r.status).toBe(431);
-      expect(await r.json()).toMatchObject({ success: false, error: 'RequestHeaderFieldsTooLarge' });
+      const r = await raw('GET', path);
+      expectClean4xx(r, 431);
+      expect(r.json).toMatchObject({ success: false, error: 'RequestHeaderFieldsTooLarge' });
     }
-    const longKey = await fetch(`${h.url}/api/v2/projects`, { headers: { authorization: `Bearer ${'k'.repeat(10_000)}` } });
-    expect(longKey.status).toBe(401);
+    expectClean4xx(await raw('POST', `/api/v2/projects?q=${'%41'.repeat(20_000)}`, { body: JSON.stringify({ crm: 'crm_a', locationId: 'loc_long_url' }), headers: json }), 431);
+    const longKey = await raw('GET', '/api/v2/projects', { headers: { authorization: `Bearer ${'k'.repeat(10_000)}` } });
+    expectClean4xx(longKey, 401);
     // A path under the parser's limit reaches validation: ids are at most 200 characters.
     const long = await raw('GET', `/api/v2/projects/${'a'.repeat(8_000)}`);
     expectClean4xx(long, 400);
@@ -217,14 +229,14 @@ describe('bad input', () => {
     ] as const) {
       // fetch refuses TRACE: a plain http request sends it.
       const res = await rawHttp(method, path, {}, []);
-      const r: Raw = { status: res.status, text: res.body, json: JSON.parse(res.body), headers: new Headers(res.headers as Record<string, string>), path };
+      const r: Raw = { status: res.status, text: res.body, json: JSON.parse(res.body), headers: new Headers(res.headers as Record<string, string>), path, before: res.before };
       expectClean4xx(r, 405);
       expect(r.headers.get('allow')!.split(', ').sort()).toEqual(allow.split(', ').sort());
     }
     const options = await raw('OPTIONS', '/api/v2/projects/systems');
     expect(options.headers.get('allow')!.split(', ').sort()).toEqual(['GET', 'HEAD']);
     const res = await rawHttp('TRACE', '/api/no-such-thing', {}, []);
-    expectClean4xx({ status: res.status, text: res.body, json: JSON.parse(res.body), headers: new Headers(res.headers as Record<string, string>), path: '/api/no-such-thing' }, 404);
+    expectClean4xx({ status: res.status, text: res.body, json: JSON.parse(res.body), headers: new Headers(res.headers as Record<string, string>), path: '/api/no-such-thing', before: res.before }, 404);
     expect(res.headers.allow).toBeUndefined();
   });
 

@@ -63,6 +63,7 @@ beforeAll(async () => {
     lead: lead.body.data._id,
     call: event.call.callId,
     execution: execution.id,
+    key: h.repos.apiKeys.create({ agencyId: h.agencyId, name: 'Victim key', role: 'agency_admin', scopes: ['calls:read'], projectIds: [] }).key.id,
   };
   secrets = [...Object.values(ids), contact.id, 'Victimina', 'Victorio', 'victim-tag', 'victim note', 'victim-lead', 'Victim cadence'];
   // What no foreign caller may change.
@@ -81,6 +82,7 @@ beforeAll(async () => {
     effects: h.db.prepare('SELECT idempotency_key, result FROM port_effects WHERE agency_id = ? ORDER BY idempotency_key').all(h.agencyId),
     outbox: h.db.prepare('SELECT id, body FROM outbox WHERE agency_id = ? ORDER BY id').all(h.agencyId),
     executionCount: h.db.prepare('SELECT count(*) AS n FROM executions WHERE agency_id = ?').get(h.agencyId),
+    victimKey: h.repos.apiKeys.get(h.agencyId, ids.key!),
   });
 });
 afterAll(async () => {
@@ -94,7 +96,7 @@ function pathOf(route: RouteDef, ids_: Record<string, string> = ids): string {
   const ids = ids_;
   const byName: Record<string, string> = {
     locationId: ids.location!, campaignId: ids.campaign!, agentId: ids.agent!, outcome: 'VOICEMAIL', nodeId: ids.node!,
-    callId: ids.call!, number: encodeURIComponent(ids.number!), executionId: ids.execution!, version: '1', leadId: ids.lead!,
+    callId: ids.call!, number: encodeURIComponent(ids.number!), executionId: ids.execution!, version: '1', leadId: ids.lead!, keyId: ids.key!,
     from: '0', to: '1', templateId: 'appointment-booking',
   };
   return route.path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
@@ -125,7 +127,7 @@ function bodyOf(route: RouteDef, ids_: Record<string, string> = ids): unknown {
     updateCadence: () => ({ name: 'Probe' }),
     enrolLead: () => ({ campaignId: ids.campaign, contact: { firstName: 'Probe', phone: '+15125550166', tags: ['victim-lead'] } }),
     appendWorkflowNodes: () => ({ nodes: [{ type: 'add-tag', config: { tags: ['probe'] } }] }),
-    replaceWorkflow: () => ({ nodes: [], edges: [], dispositionEntries: {} }),
+    replaceWorkflow: () => ({ nodes: [], edges: [], dispositionEntries: {}, expectedVersion: 0 }),
     patchWorkflow: () => ({ nodes: [{ id: ids.node, label: 'probe' }] }),
     switchWorkflowOutcome: () => ({ nodeId: ids.node }),
     reconnectProject: () => ({ credentials: { token: 'pit-matrix-probe-token' } }),
@@ -138,6 +140,7 @@ function bodyOf(route: RouteDef, ids_: Record<string, string> = ids): unknown {
     previewWorkflowImpact: () => ({ nodes: [], edges: [], dispositionEntries: {} }),
     applyWorkflowTemplate: () => ({}),
     retryFailedRuns: () => ({ executionIds: [ids.execution] }),
+    createApiKey: () => ({ name: 'Probe key', role: 'project_user', scopes: ['calls:read'], projectIds: [ids.project] }),
   };
   if (!route.body) return undefined;
   const make = bodies[route.operationId.replace(/ProjectScoped$/, '')];
@@ -146,7 +149,7 @@ function bodyOf(route: RouteDef, ids_: Record<string, string> = ids): unknown {
 }
 
 /** Operations whose body names a victim resource even though the path does not. */
-const bodyNamesVictim = new Set(['createAgent', 'buyPhoneNumber', 'enrolLead']);
+const bodyNamesVictim = new Set(['createAgent', 'buyPhoneNumber', 'enrolLead', 'createApiKey']);
 const namesVictim = (r: RouteDef) => /:[A-Za-z]+/.test(r.path) || bodyNamesVictim.has(r.operationId);
 
 const keyed = () => allRoutes(h.services).filter((r) => typeof r.access === 'object');
@@ -180,6 +183,7 @@ describe('tenant isolation matrix', () => {
   it('no key and a revoked key: 401 Unauthorized everywhere', async () => {
     const { key, secret } = h.repos.apiKeys.create({ agencyId: h.agencyId, name: 'to revoke', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] });
     h.repos.apiKeys.revoke(h.agencyId, key.id);
+    const before = snapshot();
     for (const r of keyed()) {
       for (const k of [null, secret]) {
         const { res } = await call(r, k);
@@ -189,6 +193,7 @@ describe('tenant isolation matrix', () => {
         expectNoForeignData(res.text, r.operationId);
       }
     }
+    expect(snapshot()).toEqual(before);
   });
 
   it("another agency's admin: 404 for every victim resource, its own data otherwise, never the victim's", async () => {
@@ -232,7 +237,8 @@ describe('tenant isolation matrix', () => {
     expect(snapshot()).toEqual(before);
   });
 
-  it('an admin key missing the scope: 403 naming the scope', async () => {
+  it('an admin key missing the scope: 403 naming the scope, and nothing changes', async () => {
+    const before = snapshot();
     for (const r of keyed()) {
       const scope = access(r).scope;
       const key = h.key({ scopes: SCOPES.filter((x) => x !== scope) });
@@ -241,6 +247,7 @@ describe('tenant isolation matrix', () => {
       expect(res.text).toContain(scope);
       expectNoForeignData(res.text, r.operationId);
     }
+    expect(snapshot()).toEqual(before);
   });
 
   it("list filters naming the victim's project or campaign return nothing of it", async () => {

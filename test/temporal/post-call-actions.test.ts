@@ -34,6 +34,7 @@ async function runChain(opts: {
       nodes: opts.nodes.map((n, i) => ({ position: { x: 0, y: i * 140 }, ...n })),
       edges: opts.edges ?? opts.nodes.slice(1).map((n, i) => ({ id: `e${i}`, source: opts.nodes[i]!.id, target: n.id })),
       dispositionEntries: { [outcome]: opts.nodes[0]!.id },
+      expectedVersion: h.repos.workflows.get(h.agencyId, ctx.campaignId).version,
     },
   });
   expect(put.status, put.text).toBe(200);
@@ -175,16 +176,37 @@ describe('version pinning', () => {
     const ctx = await createProjectAgentCampaign(h);
     const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, firstName: 'Ana', phone: '+15125550123' });
     const wf = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`;
-    await h.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['v1'] } }] } });
+    const appended = await h.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['v1'] } }] } });
+    expect(appended.status, appended.text).toBe(200);
+    const tagNode = appended.body.workflow.nodes[0].id as string;
     // Stop the worker so the run waits, edit the graph, then let the run go.
     await h.restartWorker(undefined, { startAgain: false });
     const event = callEnded(ctx.campaignId, { contactId: contact.id });
     expect((await postCallEvent(h, event)).status).toBe(202);
-    const current = (await h.api('GET', wf)).body.data;
-    await h.api('PATCH', wf, { body: { nodes: [{ id: current.nodes[0].id, config: { tags: ['v2'] } }] } });
+    const patched = await h.api('PATCH', wf, { body: { nodes: [{ id: tagNode, config: { tags: ['v2'] } }], expectedVersion: 1 } });
+    expect(patched.status, patched.text).toBe(200);
+    // The patch is stored: version 2, the step's new tag, the graph otherwise the same.
+    const stored = (await h.api('GET', wf)).body.data;
+    expect(stored.version).toBe(2);
+    expect(stored.nodes.map((n: Node) => [n.id, n.config])).toEqual([[tagNode, { tags: ['v2'] }]]);
+    expect(stored.dispositionEntries).toEqual({ VOICEMAIL: tagNode });
+    expect(h.repos.workflows.version(h.agencyId, ctx.campaignId, 1)!.graph.nodes[0]!.config).toEqual({ tags: ['v1'] });
     await h.restartWorker();
     await awaitRun(h, event.call.callId);
+
+    // The run used the graph pinned when the call ended: its recorded step applied v1.
+    const run = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
+    expect(run).toMatchObject({ graphVersion: 1, status: 'succeeded' });
+    expect(run.steps.map((st) => ({ nodeId: st.nodeId, nodeType: st.nodeType, status: st.status }))).toEqual([{ nodeId: tagNode, nodeType: 'add-tag', status: 'succeeded' }]);
+    expect(JSON.stringify(run.steps[0]!.input)).toContain('v1');
+    expect(JSON.stringify(run.steps[0]!.input)).not.toContain('v2');
     expect(h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!.tags).toEqual(['v1']);
-    expect(h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.graphVersion).toBe(1);
+
+    // The next call runs the patched graph.
+    const next = callEnded(ctx.campaignId, { contactId: contact.id });
+    expect((await postCallEvent(h, next)).status).toBe(202);
+    await awaitRun(h, next.call.callId);
+    expect(h.repos.executions.firstOfCall(h.agencyId, next.call.callId)).toMatchObject({ graphVersion: 2, status: 'succeeded' });
+    expect(h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!.tags).toEqual(['v1', 'v2']);
   });
 });

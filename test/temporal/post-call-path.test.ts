@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../helpers/state.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { awaitRun, callEnded, postCallEvent } from '../helpers/events.js';
@@ -8,6 +9,9 @@ beforeAll(async () => {
   h = await createHarness({ temporal: true });
 });
 afterAll(async () => h?.close());
+
+/** What a call event may write: a refused delivery writes none of it. */
+const CALL_TABLES = ['calls', 'call_events', 'executions', 'execution_steps', 'run_inputs', 'crm_contacts', 'webhook_signatures', 'outbox', 'port_effects'];
 
 describe('one path through every layer (issue 2, item 5)', () => {
   it('append add-tag, post call.ended twice: the contact is tagged once and one execution is stored', async () => {
@@ -50,12 +54,14 @@ describe('one path through every layer (issue 2, item 5)', () => {
   it('a forged or stale signature is refused and stores nothing', async () => {
     const { campaignId } = await createProjectAgentCampaign(h);
     const event = callEnded(campaignId);
+    const before = rowsOf(h.db, CALL_TABLES);
     const forged = await postCallEvent(h, event, { secret: 'whsec_wrong' });
     expect(forged.status).toBe(401);
     const stale = await postCallEvent(h, event, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
     expect(stale.status).toBe(401);
     expect(stale.body.message).toContain('tolerance');
     expect(h.repos.calls.get(h.agencyId, event.call.callId)).toBeUndefined();
+    expect(rowsOf(h.db, CALL_TABLES)).toEqual(before);
   });
 
   it('a byte-identical replay of a signed delivery is refused', async () => {
@@ -63,9 +69,11 @@ describe('one path through every layer (issue 2, item 5)', () => {
     const event = callEnded(campaignId);
     const ts = Math.floor(Date.now() / 1000);
     expect((await postCallEvent(h, event, { timestamp: ts })).status).toBe(202);
+    await awaitRun(h, event.call.callId);
+    const before = rowsOf(h.db, CALL_TABLES);
     const replay = await postCallEvent(h, event, { timestamp: ts });
     expect(replay.status).toBe(401);
     expect(replay.body.message).toContain('replay');
-    await awaitRun(h, event.call.callId);
+    expect(rowsOf(h.db, CALL_TABLES)).toEqual(before);
   });
 });

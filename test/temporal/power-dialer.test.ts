@@ -3,13 +3,19 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { callEnded, postCallEvent } from '../helpers/events.js';
-import { dialerCampaign, fakeVoice, postContactEvent, waitFor, type PlacedCall } from '../helpers/power-dialer.js';
-import { LEAD_CADENCE_WORKFLOW, leadWorkflowId, type LeadCadenceInput, type LeadCadenceResult } from '../../engine/workflows/lead-cadence-types.js';
+import { dialerCampaign, fakeVoice, leadHistory, postContactEvent, waitFor, type PlacedCall } from '../helpers/power-dialer.js';
+import { LEAD_CADENCE_WORKFLOW, LEAD_STATE_QUERY, leadWorkflowId, type LeadCadenceInput, type LeadCadenceResult, type LeadNext } from '../../engine/workflows/lead-cadence-types.js';
 
 // The power dialer on the run's real Temporal server: durable timers, the voice platform port,
 // call.ended events through the real HTTP endpoint signalling the lead's workflow. The voice
 // platform is a fake the test drives: it records each call, the test posts the call's end.
 // CADENCE_TIME_SCALE 60: a cadence minute lasts a second.
+//
+// Time: nothing here reads the test's clock to judge the product. When an attempt was made and
+// when a timer fires come from the workflow's own history (`leadHistory`); waits longer than a
+// cadence's scaled seconds (a window that opens in two hours, a callback in an hour) are not
+// waited out: the test checks the workflow's plan and its timer, then restarts the workflow from
+// the state it reports with that move due now (`dueNow`).
 
 let h: Harness;
 const voice = fakeVoice();
@@ -18,8 +24,10 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const result = (leadId: string) => h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).result() as Promise<LeadCadenceResult>;
+const handleOf = (leadId: string) => h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId));
+const result = (leadId: string) => handleOf(leadId).result() as Promise<LeadCadenceResult>;
 const lead = (leadId: string) => h.repos.leads.get(h.agencyId, leadId)!;
+const stateOf = (leadId: string) => handleOf(leadId).query<{ next: LeadNext; attempt: number; callId: string | null }>(LEAD_STATE_QUERY);
 
 /** The platform reports the end of a call through the signed events endpoint, as a real one would. */
 async function end(call: PlacedCall, disposition: string, fields: { key: string; value: unknown }[] = []) {
@@ -35,6 +43,36 @@ const rowWhen = (leadId: string, what: string, match: (l: ReturnType<typeof lead
     return l && match(l) ? l : undefined;
   });
 
+/** The durable timers the workflow has set after its `attempts`-th attempt, once there are `count`. */
+const timersAfter = (leadId: string, attempts: number, count: number) =>
+  waitFor(`${count} timer(s) after attempt ${attempts} of ${leadId}`, async () => {
+    const timers = (await leadHistory(h, leadId)).timers.filter((t) => t.afterAttempts === attempts);
+    return timers.length >= count ? timers : undefined;
+  });
+
+/** The workflow input the lead was started with (the current run's). */
+async function startedInput(leadId: string): Promise<LeadCadenceInput> {
+  const first = (await handleOf(leadId).fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!;
+  return defaultPayloadConverter.fromPayload(first) as LeadCadenceInput;
+}
+
+/**
+ * Controlled time: the lead's workflow is restarted, under the same id (call.ended events still
+ * reach it), from the state it reports itself (next move, attempts so far), with the next move due
+ * now instead of at its time. What happens once that time comes is then observed without waiting.
+ */
+async function dueNow(leadId: string) {
+  const state = await stateOf(leadId);
+  expect(state.next.kind).toBe('call');
+  const input = await startedInput(leadId);
+  await handleOf(leadId).terminate('the test moves the clock to the lead\'s next move');
+  await h.temporal!.client.workflow.start(LEAD_CADENCE_WORKFLOW, {
+    workflowId: leadWorkflowId(leadId),
+    taskQueue: h.services.config.taskQueue,
+    args: [{ ...input, resume: { next: { ...state.next, at: Date.now() } as LeadNext, attempt: state.attempt } }],
+  });
+}
+
 describe('lead cadence workflow', () => {
   it('runs a lead through a three-step cadence: VOICEMAIL advances, SUCCESS stops', async () => {
     const c = await dialerCampaign(h, { dialing: 'pd', steps: [{ delayMinutes: 0 }, { delayMinutes: 2 }, { delayMinutes: 2 }], fromNumbers: ['+13125550100', '+15125550101'] });
@@ -45,12 +83,20 @@ describe('lead cadence workflow', () => {
     expect(lead(leadId)).toMatchObject({ callStatus: 'calling', cadenceStep: 0 });
     await end(first, 'VOICEMAIL');
     const waiting = await rowWhen(leadId, 'step 1 scheduled', (l) => l.callStatus === 'scheduled' && l.cadenceStep === 1);
-    // 2 cadence minutes = 2 s after the first attempt.
-    expect(Date.parse(waiting.nextCallTime) - first.placedAt).toBeGreaterThanOrEqual(1500);
+    // Step 1 is due 2 cadence minutes (2 s at scale 60) after the first attempt, by the workflow's clock.
+    const [attempt1] = (await leadHistory(h, leadId)).attempts;
+    expect(attempt1).toMatchObject({ step: 0, callId: first.callId });
+    expect(Date.parse(waiting.nextCallTime)).toBe(Date.parse(attempt1!.at) + (2 * 60_000) / 60);
     expect((await h.api('GET', `/api/power-dialer/pipeline/leads?cadenceStep=1&campaignId=${c.campaignId}`)).body.data.leads.map((l: { _id: string }) => l._id)).toEqual([leadId]);
 
     const second = await voice.call(leadId, 2);
-    expect(second.placedAt).toBeGreaterThanOrEqual(Date.parse(waiting.nextCallTime) - 100);
+    const { attempts, timers } = await leadHistory(h, leadId);
+    expect(attempts[1]).toMatchObject({ step: 1, callId: second.callId });
+    // The workflow slept on a durable timer due then, and placed the attempt no earlier.
+    const delay = timers.filter((t) => t.afterAttempts === 1).at(-1)!;
+    expect(delay.dueFrom).toBeLessThanOrEqual(Date.parse(waiting.nextCallTime));
+    expect(delay.dueTo).toBeGreaterThanOrEqual(Date.parse(waiting.nextCallTime));
+    expect(Date.parse(attempts[1]!.at)).toBeGreaterThanOrEqual(Date.parse(waiting.nextCallTime));
     await end(second, 'VOICEMAIL');
     const third = await voice.call(leadId, 3);
     expect(lead(leadId)).toMatchObject({ callStatus: 'calling', cadenceStep: 2 });
@@ -89,12 +135,23 @@ describe('lead cadence workflow', () => {
   it('CALLBACK with a callback time calls back then, on the same step', async () => {
     const c = await dialerCampaign(h, { dialing: 'pd', steps: [{ delayMinutes: 0 }, { delayMinutes: 600 }] });
     const leadId = (await postContactEvent(h, c.event())).body.data.enrolled[0] as string;
-    const callbackAt = new Date(Date.now() + 3000).toISOString();
+    // An hour ahead: far enough that no load makes it a past time (which would mean "no callback").
+    const callbackAt = DateTime.now().plus({ hours: 1 }).startOf('second').toUTC().toISO({ suppressMilliseconds: false })!;
     await end(await voice.call(leadId, 1), 'CALLBACK', [{ key: 'callback_time', value: callbackAt }]);
     const waiting = await rowWhen(leadId, 'callback', (l) => l.callStatus === 'callback');
-    expect(waiting).toMatchObject({ cadenceStep: 0, nextCallTime: callbackAt });
+    expect(waiting).toMatchObject({ cadenceStep: 0, nextCallTime: new Date(callbackAt).toISOString() });
+    // The workflow's plan: call again at that time, on the same step; and a timer due then.
+    expect(await stateOf(leadId)).toMatchObject({ next: { kind: 'call', step: 0, at: Date.parse(callbackAt), status: 'callback' }, attempt: 1 });
+    const wait = (await timersAfter(leadId, 1, 2)).at(-1)!;
+    expect(wait.dueFrom).toBeLessThanOrEqual(Date.parse(callbackAt));
+    expect(wait.dueTo).toBeGreaterThanOrEqual(Date.parse(callbackAt));
+    expect(voice.callsOf(leadId)).toHaveLength(1);
+
+    // The hour passes: the call back is attempt 2, still step 0; its SUCCESS completes the lead.
+    await dueNow(leadId);
     const again = await voice.call(leadId, 2);
-    expect(again.placedAt).toBeGreaterThanOrEqual(Date.parse(callbackAt) - 50);
+    expect(again.callId).toBe(`${leadId}-2`);
+    expect((await leadHistory(h, leadId)).attempts).toMatchObject([{ step: 0, callId: again.callId }]);
     await end(again, 'SUCCESS');
     expect(await result(leadId)).toEqual({ status: 'completed', step: 0, attempts: 2 });
   });
@@ -128,10 +185,11 @@ describe('lead cadence workflow', () => {
 describe('calling windows', () => {
   it('s2l outside the window parks the lead as waiting_for_window; it dials when the window opens', async () => {
     const zone = 'America/Chicago';
-    // The next whole minute at least 3 s away, in the zone; the window runs an hour from there.
-    let opens = DateTime.now().setZone(zone).startOf('minute').plus({ minutes: 1 });
-    if (opens.toMillis() - Date.now() < 3000) opens = opens.plus({ minutes: 1 });
-    const closes = opens.plus({ hours: 1 });
+    // A window that opens two hours from now (on the same local day), for half an hour: far from
+    // any boundary, whatever the load. It is not waited for (see dueNow).
+    let opens = DateTime.now().setZone(zone).startOf('minute').plus({ hours: 2 });
+    if (opens.hour >= 23) opens = opens.startOf('day').plus({ days: 1, hours: 1 });
+    const closes = opens.plus({ minutes: 30 });
     const callingWindow = { days: [opens.weekday], start: opens.toFormat('H:mm'), end: closes.toFormat('H:mm'), tz: zone };
     const c = await dialerCampaign(h, { dialing: 's2l', callingWindow });
     const dropping = await dialerCampaign(h, { dialing: 's2l', callingWindow, dropOutsideWindow: true, activeTags: [c.activeTag] });
@@ -146,22 +204,32 @@ describe('calling windows', () => {
     expect(parked.body.data.leads).toEqual([expect.objectContaining({ _id: leadId, callStatus: 'waiting_for_window' })]);
     expect(await result(dropped)).toEqual({ status: 'dropped', step: 0, attempts: 0 });
     expect(lead(dropped)).toMatchObject({ callStatus: 'dropped', live: false });
+    // The workflow's plan: step 0 at the opening, no attempt yet, asleep on a timer due exactly then.
+    expect(await stateOf(leadId)).toMatchObject({ next: { kind: 'call', step: 0, at: opens.toMillis(), status: 'waiting_for_window' }, attempt: 0 });
+    const [sleep] = await timersAfter(leadId, 0, 1);
+    expect(sleep!.dueFrom).toBeLessThanOrEqual(opens.toMillis());
+    expect(sleep!.dueTo).toBeGreaterThanOrEqual(opens.toMillis());
+    expect(voice.callsOf(leadId)).toHaveLength(0);
 
-    const call = await voice.call(leadId, 1, 70_000);
-    expect(call.placedAt).toBeGreaterThanOrEqual(opens.toMillis());
+    // The window opens: one attempt at step 0; the lead leaves the parked list.
+    await dueNow(leadId);
+    const call = await voice.call(leadId, 1);
+    expect((await leadHistory(h, leadId)).attempts).toMatchObject([{ step: 0, callId: call.callId }]);
     expect((await h.api('GET', `/api/power-dialer/pipeline/s2l-parked?campaignId=${c.campaignId}`)).body.data.total).toBe(0);
     await end(call, 'VOICEMAIL');
     // s2l alone is one attempt.
     expect(await result(leadId)).toEqual({ status: 'exhausted', step: 0, attempts: 1 });
     expect(voice.callsOf(dropped)).toHaveLength(0);
-  }, 120_000);
+  });
 
   it('s2l inside the window calls at once', async () => {
     const c = await dialerCampaign(h, { dialing: 's2l', callingWindow: { days: [1, 2, 3, 4, 5, 6, 7], start: '0:00', end: '0:00', tz: 'UTC' } });
-    const before = Date.now();
     const leadId = (await postContactEvent(h, c.event())).body.data.enrolled[0] as string;
     const call = await voice.call(leadId, 1);
-    expect(call.placedAt - before).toBeLessThan(5000);
+    // At once: the workflow placed the attempt without setting any timer first.
+    const { attempts, timers } = await leadHistory(h, leadId);
+    expect(attempts).toMatchObject([{ step: 0, callId: call.callId }]);
+    expect(timers.filter((t) => t.afterAttempts === 0)).toEqual([]);
     await end(call, 'SUCCESS');
     expect(await result(leadId)).toEqual({ status: 'completed', step: 0, attempts: 1 });
   });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   const agent = await h.api('PATCH', `/api/agent-builder/agents/${c.agentId}`, { body: { vapiAssistantId: ASSISTANT } });
   expect(agent.body.data.vapiAssistantId).toBe(ASSISTANT);
   const number = await h.api('PUT', `/api/agent-builder/phone-numbers/${encodeURIComponent(CALLER_ID)}`, { body: { nickname: 'Vapi line', vapiPhoneNumberId: PHONE_ID } });
-  expect(number.body.phoneNumber).toMatchObject({ phoneNumber: CALLER_ID, vapiPhoneNumberId: PHONE_ID });
+  expect(number.body.data).toMatchObject({ phoneNumber: CALLER_ID, vapiPhoneNumberId: PHONE_ID });
   expect((await h.api('POST', `/api/agent-builder/phone-numbers/${encodeURIComponent(CALLER_ID)}/assign`, { body: { campaignId: c.campaignId } })).status).toBe(200);
   await h.api('POST', `/api/agent-builder/agents/${c.agentId}/campaign/workflow/outcomes/VOICEMAIL/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['vm-left'] } }] } });
 });

@@ -101,6 +101,8 @@ export interface Execution {
   retryOf?: string | null;
   retriedBy?: string | null;
   steps: ExecutionStep[];
+  /** the run in the Temporal Web UI; null when the server has no UI address */
+  temporalUrl?: string | null;
 }
 
 /** A failed real run in the agency-wide view (`GET /api/agent-builder/failed-runs`). */

@@ -43,6 +43,15 @@ function StepRow({ step }: { step: ExecutionStep }) {
   );
 }
 
+/** The run's workflow in the Temporal Web UI: its full event history, retries and timings. */
+function TemporalLink({ href, testId, label = 'Temporal' }: { href: string; testId: string; label?: string }) {
+  return (
+    <a className="temporal-link" href={href} target="_blank" rel="noreferrer" data-testid={testId} title="Open this run in the Temporal Web UI">
+      {label} ↗
+    </a>
+  );
+}
+
 export function RunsPanel() {
   const api = useEditor((s) => s.deps.api);
   const campaignId = useEditor((s) => s.base.campaignId);
@@ -113,6 +122,7 @@ export function RunsPanel() {
                   <time dateTime={e.startedAt}>{new Date(e.startedAt).toLocaleString()}</time>
                   <span className="field-hint">v{e.graphVersion}</span>
                 </button>
+                {e.temporalUrl && <TemporalLink href={e.temporalUrl} testId={`execution-temporal-${e.id}`} />}
               </li>
             );
           })}
@@ -125,6 +135,7 @@ export function RunsPanel() {
           </h3>
           {isTestRun(run.execution) && <p className="sandbox-note">On the sandbox: nothing was sent to real contacts. Each step shows what it would have done.</p>}
           {run.execution.status === 'running' && run.execution.steps.length === 0 && <p className="empty-note">Starting…</p>}
+          {run.execution.temporalUrl && <TemporalLink href={run.execution.temporalUrl} testId="run-temporal-link" label="Open this run in Temporal" />}
           {run.execution.error && <p className="field-error">{run.execution.error}</p>}
           <ol className="run-steps">
             {[...run.execution.steps]

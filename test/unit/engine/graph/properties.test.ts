@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { appendNodes, type AppendNode } from '../../../../engine/graph/append.js';
 import { emptyGraph } from '../../../../engine/graph/empty.js';
 import { GraphRefusal } from '../../../../engine/graph/errors.js';
-import { DISPOSITIONS, OUTCOMES } from '../../../../engine/graph/outcomes.js';
+import { DISPOSITIONS } from '../../../../engine/graph/outcomes.js';
 import { patchNodes } from '../../../../engine/graph/patch.js';
 import { deleteNode } from '../../../../engine/graph/relink.js';
 import { switchOutcome } from '../../../../engine/graph/switch-outcome.js';
@@ -11,58 +11,7 @@ import type { Graph } from '../../../../engine/graph/types.js';
 import { isBranch } from '../../../../engine/graph/types.js';
 import { findGraphProblems } from '../../../../engine/graph/validate.js';
 import { chainOf, reachable } from '../../../../engine/graph/walk.js';
-
-// ---------------------------------------------------------------------------------------------
-// Generators
-// ---------------------------------------------------------------------------------------------
-
-const word = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/);
-const action: fc.Arbitrary<AppendNode> = fc.oneof(
-  fc.record({ type: fc.constant('add-tag'), config: fc.record({ tags: fc.uniqueArray(word, { minLength: 1, maxLength: 3 }) }) }),
-  fc.record({ type: fc.constant('remove-tag'), config: fc.record({ tags: fc.uniqueArray(word, { minLength: 1, maxLength: 2 }) }) }),
-  fc.record({ type: fc.constant('add-note'), config: fc.record({ body: word }) }),
-  fc.record({ type: fc.constant('send-sms'), label: word, config: fc.record({ body: word }) }),
-  fc.record({ type: fc.constant('set-field'), config: fc.record({ field: word, value: fc.oneof(word, fc.integer(), fc.boolean()) }) }),
-  fc.record({ type: fc.constant('move-stage'), config: fc.record({ pipelineId: word, stageId: word }) }),
-  fc.record({ type: fc.constant('send-email'), config: fc.record({ subject: word, body: word }) }),
-  fc.record({ type: fc.constant('book-appointment'), config: fc.record({ durationMinutes: fc.integer({ min: 5, max: 480 }) }) }),
-) as fc.Arbitrary<AppendNode>;
-
-const condition = fc.oneof(
-  fc.record({ field: word.map((w) => `call.fields.${w}`), op: fc.constantFrom('exists', 'not_exists') }),
-  fc.record({ field: word.map((w) => `call.fields.${w}`), op: fc.constantFrom('eq', 'neq', 'contains'), value: word }),
-  fc.record({ field: fc.constant('call.duration'), op: fc.constantFrom('gt', 'lte'), value: fc.integer({ min: 0, max: 600 }) }),
-);
-const router: fc.Arbitrary<AppendNode> = fc
-  .record({
-    cases: fc.array(fc.record({ label: word, conditions: fc.array(condition, { minLength: 1, maxLength: 2 }), nodes: fc.array(action, { maxLength: 3 }) }), {
-      minLength: 1,
-      maxLength: 3,
-    }),
-    withDefault: fc.boolean(),
-    defaultNodes: fc.array(action, { maxLength: 2 }),
-  })
-  .map(({ cases, withDefault, defaultNodes }) => ({ type: 'switch', config: { cases, ...(withDefault && { default: { nodes: defaultNodes } }) } }) as AppendNode);
-
-const outcome = fc.constantFrom(...DISPOSITIONS);
-/** An outcome as a client might spell it. */
-const spelledOutcome = outcome.chain((d) => fc.constantFrom(d, OUTCOMES[d].type, OUTCOMES[d].label, OUTCOMES[d].label.toLowerCase()));
-
-type Op =
-  | { kind: 'append'; outcome: string; nodes: AppendNode[] }
-  | { kind: 'delete'; pick: number }
-  | { kind: 'patch'; pick: number; text: string }
-  | { kind: 'switch'; outcome: string; pick: number | null };
-
-const appendOp: fc.Arbitrary<Op> = fc
-  .record({ outcome: spelledOutcome, nodes: fc.array(action, { minLength: 0, maxLength: 3 }), tail: fc.option(router, { freq: 3 }) })
-  .filter(({ nodes, tail }) => nodes.length > 0 || tail !== null)
-  .map(({ outcome, nodes, tail }) => ({ kind: 'append', outcome, nodes: tail ? [...nodes, tail] : nodes }));
-const deleteOp: fc.Arbitrary<Op> = fc.nat().map((pick) => ({ kind: 'delete', pick }));
-const patchOp: fc.Arbitrary<Op> = fc.record({ pick: fc.nat(), text: word }).map(({ pick, text }) => ({ kind: 'patch', pick, text }));
-const switchOp: fc.Arbitrary<Op> = fc
-  .record({ outcome: spelledOutcome, pick: fc.option(fc.nat(), { freq: 4 }) })
-  .map(({ outcome, pick }) => ({ kind: 'switch', outcome, pick }));
+import { appendOp, deleteOp, patchOp, switchOp, type Op } from './arbitraries.js';
 
 // ---------------------------------------------------------------------------------------------
 // Invariants
@@ -103,10 +52,11 @@ function expectAcyclic(g: Graph) {
   expect(removed).toBe(g.nodes.length);
 }
 
-const allReachable = (g: Graph) => {
+/** Every node hangs off an outcome (an empty graph has none to check). */
+function expectAllReachable(g: Graph) {
   const live = reachable(g);
-  return g.nodes.every((n) => live.has(n.id));
-};
+  for (const n of g.nodes) expect(live.has(n.id), `${n.id} is reachable`).toBe(true);
+}
 
 const countNew = (nodes: AppendNode[]) =>
   nodes.reduce((sum, n) => {
@@ -169,7 +119,7 @@ describe('graph operations (property-based)', () => {
           const { graph, refused } = apply(g, op);
           g = graph;
           expectWellFormed(g);
-          expect(allReachable(g)).toBe(true);
+          expectAllReachable(g);
           if (!refused && op.kind === 'append') expect(g.nodes.length).toBe(before.nodes.length + countNew(op.nodes));
           if (!refused && op.kind === 'delete') expect(g.nodes.length).toBe(before.nodes.length - 1);
           if (!refused && op.kind === 'patch') {

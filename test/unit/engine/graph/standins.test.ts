@@ -31,6 +31,29 @@ describe('findStandIns', () => {
     expect(findStandIns({ body: 'http://user:pw@api.test:8080/x' })[0]?.host).toBe('api.test');
     expect(findStandIns({ to: 'mailto:someone@example.org' })[0]?.host).toBe('example.org');
   });
+  it('finds bare hosts of reserved documentation domains, as URLs are (issue 15)', () => {
+    for (const [body, host] of [
+      ['Book at www.example.com/book today', 'www.example.com'],
+      ['Portal: clinic.example', 'clinic.example'],
+      ['see api.test.', 'api.test'],
+      ['(booking.invalid/x?y=1)', 'booking.invalid'],
+      ['example.org', 'example.org'],
+      ['go to www.example.com:8443/x', 'www.example.com'],
+    ] as const) {
+      const [hit] = findStandIns({ body });
+      expect(hit, body).toMatchObject({ kind: 'reserved-host', host });
+      expect(hit!.reason).toContain('reserved documentation domain');
+    }
+    expect(findStandIns({ body: 'Book at www.example.com/book' })[0]!.reason).toBe(
+      'unreplaced stand-in "www.example.com/book" (host on the reserved documentation domain www.example.com)',
+    );
+  });
+  it('leaves real bare hosts, run-context paths, versions and file names alone', () => {
+    for (const body of ['www.example.com.au/book', 'brightsmile.dental/book', 'v1.2.3', 'report.pdf', 'call.fields.test', 'contact.invalid', '{{call.fields.test}}', 'owner@clinic.test', 'mytest', 'ask.testing.io']) {
+      expect(findStandIns({ body }), body).toEqual([]);
+    }
+    expect(findStandIns({ conditions: [{ field: 'call.fields.test', op: 'exists' }] })).toEqual([]);
+  });
   it('leaves real URLs, template tokens and bare e-mail addresses alone', () => {
     expect(
       findStandIns({ body: 'See https://brightsmile.dental/book or {{custom_values.booking_url}}', to: 'owner@example.com', n: 3, ok: true, none: null }),

@@ -222,7 +222,9 @@ describe('schemas/workflow.ts', () => {
   });
   it('PutWorkflowBody accepts positions and null handles; PatchWorkflowBody needs at least one node', () => {
     const put = ajv.compile(schemas.PutWorkflowBody);
-    expect(put({ nodes: [{ id: 'a', type: 'x', config: {}, position: { x: 1, y: 2 } }], edges: [{ id: 'e', source: 'a', target: 'a', sourceHandle: null }], dispositionEntries: { voicemail: 'a' } })).toBe(true);
+    expect(put({ nodes: [{ id: 'a', type: 'x', config: {}, position: { x: 1, y: 2 } }], edges: [{ id: 'e', source: 'a', target: 'a', sourceHandle: null }], dispositionEntries: { voicemail: 'a' }, expectedVersion: 1 })).toBe(true);
+    // Spec 4.12: a whole-graph replace must send expectedVersion.
+    expect(put({ nodes: [{ id: 'a', type: 'x', config: {} }], edges: [], dispositionEntries: {} })).toBe(false);
     expect(put({ nodes: [], edges: [] })).toBe(false);
     const patch = ajv.compile(schemas.PatchWorkflowBody);
     expect(patch({ nodes: [{ id: 'a', label: null, config: { body: 'x' } }] })).toBe(true);

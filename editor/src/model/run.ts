@@ -7,6 +7,8 @@ export interface RunView {
   execution: Execution;
   /** the last status each step reached in this run */
   statusByNode: Record<string, StepStatus>;
+  /** what each step did (or would do), in one line: the SMS as sent, the slot booked (`stepHeadline`) */
+  textByNode: Record<string, string>;
   /** edges (and the lane's entry edge) the run went along */
   edgeIds: Record<string, true>;
   /** steps the run visited that are not on the canvas (the run used another version) */
@@ -16,7 +18,13 @@ export interface RunView {
 export function runView(execution: Execution, g: Graph): RunView {
   const steps = [...execution.steps].sort((a, b) => a.seq - b.seq);
   const statusByNode: Record<string, StepStatus> = {};
-  for (const s of steps) statusByNode[s.nodeId] = s.status;
+  const textByNode: Record<string, string> = {};
+  for (const s of steps) {
+    statusByNode[s.nodeId] = s.status;
+    const text = stepHeadline(s);
+    if (text) textByNode[s.nodeId] = text;
+    else delete textByNode[s.nodeId];
+  }
   const edgeIds: Record<string, true> = {};
   const first = steps[0];
   if (first && g.dispositionEntries[execution.outcome] === first.nodeId) edgeIds[entryEdgeId(execution.outcome)] = true;
@@ -27,7 +35,7 @@ export function runView(execution: Execution, g: Graph): RunView {
     if (edge) edgeIds[edge.id] = true;
   }
   const ids = new Set(g.nodes.map((n) => n.id));
-  return { execution, statusByNode, edgeIds, missing: [...new Set(path.filter((id) => !ids.has(id)))] };
+  return { execution, statusByNode, textByNode, edgeIds, missing: [...new Set(path.filter((id) => !ids.has(id)))] };
 }
 
 /** A test run: on the sandbox, nothing reaches a real contact. */

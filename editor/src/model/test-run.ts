@@ -12,6 +12,9 @@ export interface TestRunForm {
   /** per post-call field: a string (text, number, datetime, enum) or a boolean */
   fields: Record<string, string | boolean>;
   callSummary: string;
+  /** `existing`: a contact this product holds, by id; `sample`: the fields below (empty ones take the sample) */
+  contactMode: 'sample' | 'existing';
+  contactId: string;
   contact: { firstName: string; lastName: string; phone: string; email: string };
   /** extra contact fields, one `key=value` per line */
   contactFields: string;
@@ -42,6 +45,8 @@ export function initialTestRunForm(outcomes: readonly string[], fields: readonly
     outcome: outcomes[0] ?? 'VOICEMAIL',
     fields: Object.fromEntries(fields.map((f) => [f.name, sampleValue(f, now)])),
     callSummary: 'A test call.',
+    contactMode: 'sample',
+    contactId: '',
     contact: { firstName: '', lastName: '', phone: '', email: '' },
     contactFields: '',
   };
@@ -82,12 +87,17 @@ export function testRunBody(form: TestRunForm, callFields: readonly PostCallFiel
     if (r.error) errors[f.name] = r.error;
     else if (r.value !== undefined) fields[f.name] = r.value;
   }
-  const extra = parseContactFields(form.contactFields);
-  if (extra.error) errors.contactFields = extra.error;
+  const existing = form.contactMode === 'existing';
+  const extra = existing ? { fields: {} } : parseContactFields(form.contactFields);
+  if ('error' in extra && extra.error) errors.contactFields = extra.error;
+  if (existing && !form.contactId.trim()) errors.contactId = 'The id of a contact of this project, e.g. from its CRM';
   if (Object.keys(errors).length) return { errors };
   const contact: NonNullable<TestRunBody['contact']> = {};
-  for (const k of ['firstName', 'lastName', 'phone', 'email'] as const) if (form.contact[k].trim()) contact[k] = form.contact[k].trim();
-  if (Object.keys(extra.fields).length) contact.fields = extra.fields;
+  if (existing) contact.id = form.contactId.trim();
+  else {
+    for (const k of ['firstName', 'lastName', 'phone', 'email'] as const) if (form.contact[k].trim()) contact[k] = form.contact[k].trim();
+    if (Object.keys(extra.fields).length) contact.fields = extra.fields;
+  }
   return {
     errors,
     body: {

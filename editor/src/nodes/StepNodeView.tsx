@@ -20,6 +20,7 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
   const warning = useEditor((s) => s.warningsByNode[id]);
   const error = useEditor((s) => s.errors[id]);
   const status = useEditor((s) => s.run?.statusByNode[id]);
+  const runText = useEditor((s) => s.run?.textByNode[id]);
   const inRun = useEditor((s) => s.run !== null);
   const used = useEditor((s) => s.handlesInUse[id]);
   const openAddMenu = useEditor((s) => s.openAddMenu);
@@ -70,6 +71,11 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
       <div className="step-summary" title={summary}>
         {summary}
       </div>
+      {runText && (
+        <div className="step-run-text" title={runText} data-testid={`node-${id}-run-text`}>
+          {runText}
+        </div>
+      )}
       <div className="step-badges">
         {draft && <span className="badge badge-draft">Draft</span>}
         {warning && (

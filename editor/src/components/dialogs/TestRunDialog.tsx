@@ -8,13 +8,7 @@ import { useTestRunForm } from '../../hooks/use-test-run-form';
 import { asDisposition } from '../../model/flow';
 import { useEditor } from '../../store/context';
 import { Modal } from './Modal';
-
-const CONTACT = [
-  { key: 'firstName', label: 'First name', placeholder: 'Test' },
-  { key: 'lastName', label: 'Last name', placeholder: 'Contact' },
-  { key: 'phone', label: 'Phone', placeholder: '+15555550123' },
-  { key: 'email', label: 'Email', placeholder: 'test.contact@example.com' },
-] as const;
+import { TestContact } from './TestContact';
 
 export function TestRunDialog() {
   const close = useEditor((s) => s.closeDialog);
@@ -88,37 +82,7 @@ export function TestRunDialog() {
           <label htmlFor="test-summary">Call summary</label>
           <textarea id="test-summary" data-testid="test-summary" rows={2} value={form.callSummary} onChange={(e) => update({ callSummary: e.target.value })} />
         </fieldset>
-        <details className="test-contact">
-          <summary>Sample contact (optional)</summary>
-          <p className="field-hint">Empty fields take the sample shown. The contact lives only in this test run's sandbox.</p>
-          <div className="test-contact-grid">
-            {CONTACT.map((c) => (
-              <div key={c.key} className="field">
-                <label htmlFor={`test-contact-${c.key}`}>{c.label}</label>
-                <input
-                  id={`test-contact-${c.key}`}
-                  data-testid={`test-contact-${c.key}`}
-                  placeholder={c.placeholder}
-                  value={form.contact[c.key]}
-                  onChange={(e) => update({ contact: { ...form.contact, [c.key]: e.target.value } })}
-                />
-              </div>
-            ))}
-          </div>
-          <div className="field">
-            <label htmlFor="test-contact-fields">Other contact fields (one per line: key=value)</label>
-            <textarea
-              id="test-contact-fields"
-              data-testid="test-contact-fields"
-              rows={2}
-              placeholder="callback_time=2031-03-04T15:00:00Z"
-              value={form.contactFields}
-              aria-invalid={!!errors.contactFields || undefined}
-              onChange={(e) => update({ contactFields: e.target.value })}
-            />
-            {errors.contactFields && <p className="field-error">{errors.contactFields}</p>}
-          </div>
-        </details>
+        <TestContact form={form} update={update} errors={errors} />
         {refusal && (
           <p className="form-server-error" role="alert" data-testid="test-run-error">
             {refusal}

@@ -107,8 +107,8 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** Another agent (with its primary campaign) in an existing project: the plan allows only 3 live projects. */
-export async function newAgent(h: Harness, locationId: string, name = 'Front desk') {
-  const r = await h.api('POST', '/api/agent-builder/agents', { body: { name, agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'] } });
+export async function newAgent(h: Harness, locationId: string, name = 'Front desk', more: Record<string, unknown> = {}) {
+  const r = await h.api('POST', '/api/agent-builder/agents', { body: { name, agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'], ...more } });
   if (r.status !== 200) throw new Error(`create agent: ${r.status} ${r.text}`);
   return { agentId: r.body.data.id as string, campaignId: r.body.data.campaignId as string };
 }
@@ -133,16 +133,6 @@ export function recordImpactReads(page: Page): { nodes: { id: string; type: stri
     if (req.method() === 'POST' && new URL(req.url()).pathname.endsWith('/workflow/impact')) bodies.push(req.postDataJSON());
   });
   return bodies;
-}
-
-/** Console errors and uncaught exceptions of the page (a test expects none). */
-export function recordConsoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`${msg.text()} @ ${msg.location().url}`);
-  });
-  page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));
-  return errors;
 }
 
 export const wfPath = (agentId: string) => `/api/agent-builder/agents/${agentId}/campaign/workflow`;

@@ -49,6 +49,14 @@ export function utcMinute(iso: string): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
 }
 
+/** `2031-03-04 15:00–15:45 UTC` (the end's date too when it is another day). */
+export function slotText(starts: string, ends: string | null): string {
+  const a = utcMinute(starts);
+  if (!ends) return a;
+  const b = utcMinute(ends);
+  return a.slice(0, 10) === b.slice(0, 10) ? `${a.slice(0, 16)}–${b.slice(11)}` : `${a.slice(0, 16)} – ${b}`;
+}
+
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const list = (v: unknown): string | null => (Array.isArray(v) && v.length ? v.map(String).join(', ') : null);
 
@@ -84,7 +92,7 @@ export function stepHeadline(step: ExecutionStep): string | null {
       if (!starts) return null;
       const ends = text(output.endsAt);
       const calendar = text(output.calendarId) ?? text(input.calendarId);
-      return `Books ${utcMinute(starts)}${ends ? `–${utcMinute(ends).slice(11)}` : ''}${calendar ? ` on calendar ${calendar}` : ''}`;
+      return `Books ${slotText(starts, ends)}${calendar ? ` on calendar ${calendar}` : ''}`;
     }
     case 'if':
     case 'switch': {

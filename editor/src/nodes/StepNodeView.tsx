@@ -68,12 +68,14 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
         </span>
         <span className="step-id">{id}</span>
       </div>
-      <div className="step-summary" title={summary}>
-        {summary}
-      </div>
-      {runText && (
-        <div className="step-run-text" title={runText} data-testid={`node-${id}-run-text`}>
+      {/* While a run is open, what the step did in it (the rendered SMS, the slot) replaces its settings. */}
+      {runText ? (
+        <div className="step-summary step-run-text" title={runText} data-testid={`node-${id}-run-text`}>
           {runText}
+        </div>
+      ) : (
+        <div className="step-summary" title={summary}>
+          {summary}
         </div>
       )}
       <div className="step-badges">

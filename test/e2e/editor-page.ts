@@ -93,7 +93,7 @@ export async function save(page: Page): Promise<void> {
 
 export async function waitSaved(page: Page, version: number): Promise<void> {
   await page.getByTestId('version').filter({ hasText: `version ${version}` }).waitFor();
-  await page.getByTestId('save-status').filter({ hasText: /Saved|Restored|Applied|Overwrote/ }).waitFor();
+  await page.getByTestId('save-status').filter({ hasText: /Saved|Restored|Applied|Overwrote|Started from/ }).waitFor();
 }
 
 /** The "Insert a step between A and B" labels of the edges on the canvas: one per edge, readable. */

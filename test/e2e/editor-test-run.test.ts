@@ -94,6 +94,8 @@ describe('test runs in the editor', () => {
     const body = (await (await started).request().postDataJSON()) as Record<string, unknown>;
     expect(body).toMatchObject({ outcome: 'SUCCESS', fields: { appointment_time: '2031-03-04T15:00:00Z', confirmed: true }, contact: { firstName: 'Zoe' } });
     expect(body.contact).toEqual({ firstName: 'Zoe' });
+    // The outcome and the summary have their own inputs: not asked again as the platform's fields.
+    expect(Object.keys(body.fields as object).sort()).toEqual(['appointment_time', 'callback_time', 'confirmed']);
     await dialog.waitFor({ state: 'detached' });
 
     // Mid-way: the SMS went (as it would be sent), the booking is running, the tag not reached yet.

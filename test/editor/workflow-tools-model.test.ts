@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ImpactReport } from '../../editor/src/api/types.js';
 import { meetsAnything, runChanges } from '../../editor/src/model/impact.js';
 import { runView, slotText, stepHeadline } from '../../editor/src/model/run.js';
-import { initialTestRunForm, sampleSlot, testRunBody } from '../../editor/src/model/test-run.js';
+import { initialTestRunForm, sampleFieldsOf, sampleSlot, testRunBody } from '../../editor/src/model/test-run.js';
 import type { Graph, GraphNode } from '../../editor/src/model/types.js';
 
 const FIELDS = [
@@ -22,6 +22,11 @@ describe('the test-run form', () => {
     expect(form.outcome).toBe('SUCCESS');
     expect(form.fields).toEqual({ appointment_time: '2031-03-04T15:00:00Z', confirmed: true, attempts: '1' });
     expect(sampleSlot(NOW)).toBe('2031-03-04T15:00:00Z');
+  });
+
+  it('asks the outcome and the summary once, not again as fields', () => {
+    const platform = [{ name: 'call_outcome', type: 'enum' }, { name: 'call_summary', type: 'text' }, { name: 'callback_time', type: 'datetime' }];
+    expect(sampleFieldsOf(platform).map((f) => f.name)).toEqual(['callback_time']);
   });
 
   it('sends typed values, and the sample contact or the existing one by id', () => {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { initialTestRunForm, testRunBody, type TestRunForm } from '../model/test-run';
+import { initialTestRunForm, sampleFieldsOf, testRunBody, type TestRunForm } from '../model/test-run';
 import { useEditor } from '../store/context';
 
 /**
@@ -10,13 +10,14 @@ import { useEditor } from '../store/context';
 export function useTestRunForm() {
   const agent = useEditor((s) => s.deps.agent);
   const startTestRun = useEditor((s) => s.startTestRun);
-  const [form, setForm] = useState<TestRunForm>(() => initialTestRunForm(agent.outcomes, agent.postCallFields, new Date()));
+  const [fields] = useState(() => sampleFieldsOf(agent.postCallFields));
+  const [form, setForm] = useState<TestRunForm>(() => initialTestRunForm(agent.outcomes, fields, new Date()));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [refusal, setRefusal] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const update = (change: Partial<TestRunForm>) => setForm((f) => ({ ...f, ...change }));
   const submit = async () => {
-    const r = testRunBody(form, agent.postCallFields);
+    const r = testRunBody(form, fields);
     setErrors(r.errors);
     if (!r.body) return;
     setStarting(true);
@@ -25,5 +26,5 @@ export function useTestRunForm() {
     setStarting(false);
     if (error) setRefusal(error);
   };
-  return { form, update, errors, refusal, starting, submit, fields: agent.postCallFields, outcomes: agent.outcomes };
+  return { form, update, errors, refusal, starting, submit, fields, outcomes: agent.outcomes };
 }

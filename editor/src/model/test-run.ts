@@ -20,6 +20,12 @@ export interface TestRunForm {
   contactFields: string;
 }
 
+/** Recorded by the platform from what the form asks anyway: the outcome, the call summary. */
+const ASKED_APART = new Set(['call_outcome', 'call_summary']);
+
+/** The post-call fields the form asks for one by one. */
+export const sampleFieldsOf = (fields: readonly PostCallField[]): PostCallField[] => fields.filter((f) => !ASKED_APART.has(f.name));
+
 /** Tomorrow at 15:00 UTC, on the minute: a slot a booking step can take. */
 export function sampleSlot(now: Date): string {
   const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 15, 0, 0));

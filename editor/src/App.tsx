@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { session, setUnauthorizedHandler } from './api/client';
 import { EditorPage } from './pages/EditorPage';
+import { FailedRunsPage } from './pages/FailedRunsPage';
 import { ProjectPage } from './pages/ProjectPage';
 import { ProjectsPage } from './pages/ProjectsPage';
 import { SignIn } from './pages/SignIn';
@@ -24,6 +25,8 @@ export function App() {
       return <ProjectsPage />;
     case 'project':
       return <ProjectPage locationId={route.locationId} />;
+    case 'failed-runs':
+      return <FailedRunsPage />;
     case 'agent':
       return <EditorPage key={`${route.agentId}:${route.campaignId ?? ''}`} route={route} />;
   }

@@ -4,7 +4,9 @@ import { useEffect, useState } from 'react';
 export type Route =
   | { name: 'projects' }
   | { name: 'project'; locationId: string }
-  | { name: 'agent'; agentId: string; campaignId?: string; locationId?: string };
+  | { name: 'failed-runs' }
+  /** `run`: open this run (the Runs tab, its path painted), as failure alerts link to it */
+  | { name: 'agent'; agentId: string; campaignId?: string; locationId?: string; run?: string };
 
 export const BASE = '/editor';
 
@@ -15,8 +17,10 @@ export function parseRoute(loc: { pathname: string; search: string }): Route {
   if (m) {
     const campaignId = q.get('campaignId') ?? undefined;
     const locationId = q.get('locationId') ?? undefined;
-    return { name: 'agent', agentId: decodeURIComponent(m[1]!), ...(campaignId && { campaignId }), ...(locationId && { locationId }) };
+    const run = q.get('run') ?? undefined;
+    return { name: 'agent', agentId: decodeURIComponent(m[1]!), ...(campaignId && { campaignId }), ...(locationId && { locationId }), ...(run && { run }) };
   }
+  if (path === '/editor/failed-runs') return { name: 'failed-runs' };
   m = /^\/editor\/projects\/([^/]+)$/.exec(path);
   if (m) return { name: 'project', locationId: decodeURIComponent(m[1]!) };
   return { name: 'projects' };
@@ -28,10 +32,13 @@ export function hrefOf(r: Route): string {
       return `${BASE}/`;
     case 'project':
       return `${BASE}/projects/${encodeURIComponent(r.locationId)}`;
+    case 'failed-runs':
+      return `${BASE}/failed-runs`;
     case 'agent': {
       const q = new URLSearchParams();
       if (r.campaignId) q.set('campaignId', r.campaignId);
       if (r.locationId) q.set('locationId', r.locationId);
+      if (r.run) q.set('run', r.run);
       const qs = q.toString();
       return `${BASE}/agents/${encodeURIComponent(r.agentId)}${qs ? `?${qs}` : ''}`;
     }

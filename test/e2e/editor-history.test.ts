@@ -113,6 +113,9 @@ describe('saving against other writers, history and runs', () => {
     expect(rows).toEqual(['version-row-3', 'version-row-2', 'version-row-1']);
     await shot(page, 'editor-history');
     await page.getByTestId('restore-1').click();
+    // The restore first says what it changes from the current version.
+    await expect(page.getByTestId('restore-changes').textContent()).resolves.toContain('Voicemail no longer adds a note');
+    await page.getByTestId('restore-confirm').click();
     await waitSaved(page, 4);
     await expect.poll(() => page.getByTestId('save-status').textContent()).toBe('Restored version 1 as version 4');
     await expect.poll(() => stepIds(page)).toEqual(['n1']);

@@ -93,7 +93,7 @@ export async function save(page: Page): Promise<void> {
 
 export async function waitSaved(page: Page, version: number): Promise<void> {
   await page.getByTestId('version').filter({ hasText: `version ${version}` }).waitFor();
-  await page.getByTestId('save-status').filter({ hasText: /Saved|Restored|Applied|Overwrote/ }).waitFor();
+  await page.getByTestId('save-status').filter({ hasText: /Saved|Restored|Applied|Overwrote|Started from/ }).waitFor();
 }
 
 /** The "Insert a step between A and B" labels of the edges on the canvas: one per edge, readable. */
@@ -107,20 +107,32 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** Another agent (with its primary campaign) in an existing project: the plan allows only 3 live projects. */
-export async function newAgent(h: Harness, locationId: string, name = 'Front desk') {
-  const r = await h.api('POST', '/api/agent-builder/agents', { body: { name, agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'] } });
+export async function newAgent(h: Harness, locationId: string, name = 'Front desk', more: Record<string, unknown> = {}) {
+  const r = await h.api('POST', '/api/agent-builder/agents', { body: { name, agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'], ...more } });
   if (r.status !== 200) throw new Error(`create agent: ${r.status} ${r.text}`);
   return { agentId: r.body.data.id as string, campaignId: r.body.data.campaignId as string };
 }
 
-/** Every write the page sends to the API, as "METHOD /path" (query left out), in order. */
+/**
+ * Every write the page sends to the API, as "METHOD /path" (query left out), in order. The impact
+ * preview (`POST …/workflow/impact`) stores nothing and is left out; `recordImpactReads` counts it.
+ */
 export function recordWrites(page: Page): string[] {
   const writes: string[] = [];
   page.on('request', (req) => {
     const url = new URL(req.url());
-    if (url.pathname.startsWith('/api/') && req.method() !== 'GET') writes.push(`${req.method()} ${url.pathname}`);
+    if (url.pathname.startsWith('/api/') && req.method() !== 'GET' && !url.pathname.endsWith('/workflow/impact')) writes.push(`${req.method()} ${url.pathname}`);
   });
   return writes;
+}
+
+/** The impact previews the page asks for before saving, as their request bodies. */
+export function recordImpactReads(page: Page): { nodes: { id: string; type: string; config: Record<string, unknown> }[] }[] {
+  const bodies: { nodes: { id: string; type: string; config: Record<string, unknown> }[] }[] = [];
+  page.on('request', (req) => {
+    if (req.method() === 'POST' && new URL(req.url()).pathname.endsWith('/workflow/impact')) bodies.push(req.postDataJSON());
+  });
+  return bodies;
 }
 
 export const wfPath = (agentId: string) => `/api/agent-builder/agents/${agentId}/campaign/workflow`;

@@ -1,6 +1,6 @@
 /** Every public endpoint the editor calls, typed. Nothing here knows about React. */
 import { api, apiText } from './client';
-import type { Agent, Campaign, CrmCalendar, CustomField, CustomValue, Execution, Pipeline, Project, VersionSummary, Warning, Workflow } from './types';
+import type { Agent, BusinessDiff, Campaign, CrmCalendar, CustomField, CustomValue, Execution, FailedRun, ImpactReport, Pipeline, Project, RetryResult, TemplateSummary, TestRunBody, VersionSummary, Warning, Workflow } from './types';
 import type { PatchNode, PutEdge, PutNode } from '../../../schemas/workflow';
 
 const enc = encodeURIComponent;
@@ -71,9 +71,27 @@ export function workflowApi(target: WorkflowTarget) {
     digest: () => apiText('GET', url('/digest')),
     versions: () => api<{ data: VersionSummary[] }>('GET', url('/versions')).then((r) => r.data),
     version: (n: number) => api<{ data: Workflow }>('GET', url(`/versions/${n}`)).then((r) => r.data),
+    /** what changed from one version to another, in words per outcome (version 0 is the empty workflow) */
+    diff: (from: number, to: number) => api<{ data: BusinessDiff }>('GET', url(`/versions/${from}/diff/${to}`)).then((r) => r.data),
+    /** what saving `graph` would affect; nothing is stored */
+    impact: (graph: GraphBody) => api<{ data: ImpactReport }>('POST', url('/impact'), graph).then((r) => r.data),
+    applyTemplate: (templateId: string, expectedVersion: number) => api<{ data: Workflow }>('POST', url(`/templates/${enc(templateId)}`), { expectedVersion }).then((r) => r.data),
+    /** a run of the current version on sample data, every effect on the sandbox */
+    testRun: (body: TestRunBody) => api<{ data: Execution }>('POST', url('/test-runs'), body).then((r) => r.data),
     // Execution history is per agent; the caller filters by campaign.
-    executions: () => api<{ data: Execution[] }>('GET', `${base}/executions?limit=50`).then((r) => r.data),
+    executions: (kind: 'run' | 'test' = 'run') => api<{ data: Execution[] }>('GET', `${base}/executions?limit=50${kind === 'test' ? '&kind=test' : ''}`).then((r) => r.data),
     execution: (id: string) => api<{ data: Execution }>('GET', `${base}/executions/${enc(id)}`).then((r) => r.data),
   };
 }
+
+/** Starter workflows, with only the outcomes the agent can emit. */
+export const templatesApi = {
+  list: (agentId: string) => api<{ data: TemplateSummary[] }>('GET', `/api/agent-builder/workflow-templates?agentId=${enc(agentId)}`).then((r) => r.data),
+};
+
+/** The agency's failed real runs across campaigns, and bulk retry from each one's failed step. */
+export const failedRunsApi = {
+  list: () => api<{ data: FailedRun[] }>('GET', '/api/agent-builder/failed-runs?limit=200').then((r) => r.data),
+  retry: (executionIds: string[]) => api<{ data: RetryResult[] }>('POST', '/api/agent-builder/failed-runs/retry', { executionIds }).then((r) => r.data),
+};
 export type WorkflowApi = ReturnType<typeof workflowApi>;

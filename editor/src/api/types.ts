@@ -2,7 +2,9 @@
  * Response shapes the editor reads. Workflow shapes come from schemas/ (the single source of
  * truth); the rest are the few fields the editor uses of larger resources.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 import type { Disposition, Warning as WarningShape, WorkflowEdge, WorkflowNode } from '../../../schemas/workflow';
+import type { BusinessDiff as BusinessDiffSchema, ImpactReport as ImpactReportSchema, TemplateSummary as TemplateSummarySchema, TestRunBody as TestRunBodySchema } from '../../../schemas/workflow-tools';
 
 export type { Disposition };
 export type Warning = WarningShape;
@@ -94,10 +96,38 @@ export interface Execution {
   error?: string | null;
   startedAt: string;
   finishedAt?: string | null;
+  /** `test`: a test run, every effect on the sandbox */
+  kind?: 'run' | 'test';
+  retryOf?: string | null;
+  retriedBy?: string | null;
   steps: ExecutionStep[];
   /** the run in the Temporal Web UI; null when the server has no UI address */
   temporalUrl?: string | null;
 }
+
+/** A failed real run in the agency-wide view (`GET /api/agent-builder/failed-runs`). */
+export interface FailedRun extends Execution {
+  agentName: string;
+  campaignName: string;
+  locationId: string;
+  /** the run in the editor */
+  link: string;
+}
+
+/** One run's answer to a bulk retry: 202 started (`retry`), or the refusal for that run. */
+export interface RetryResult {
+  executionId: string;
+  status: number;
+  retry?: Execution;
+  error?: string;
+  code?: string;
+}
+
+export type TestRunBody = FromSchema<typeof TestRunBodySchema>;
+export type BusinessDiff = FromSchema<typeof BusinessDiffSchema>;
+export type BusinessChange = BusinessDiff['changes'][number];
+export type ImpactReport = FromSchema<typeof ImpactReportSchema>;
+export type TemplateSummary = FromSchema<typeof TemplateSummarySchema>;
 
 export interface CustomValue {
   id: string;

@@ -25,7 +25,8 @@ export const LOW_DETAIL_ZOOM = 0.35;
 
 const miniMapColor = (n: AppNode) => (n.type === 'lane' ? n.data.color : specOf(n.type).accent);
 
-export function Canvas() {
+/** `readOnly`: an older version shown for reading (no dragging, connecting, selecting or "+" buttons). */
+export function Canvas({ readOnly = false }: { readOnly?: boolean }) {
   const store = useEditorStore();
   const { onDragOver, onDrop } = usePaletteDrop();
   const laidOut = useEditor((s) => s.laidOut);
@@ -40,14 +41,23 @@ export function Canvas() {
   }, [store]);
 
   return (
-    <div ref={wrap} className={`canvas${laidOut ? '' : ' layout-pending'}${lowDetail ? ' low-detail' : ''}`} data-testid="canvas" aria-label="Workflow canvas" role="region" onDragOver={onDragOver} onDrop={onDrop}>
-      {opening && <Flow opening={opening} lowDetail={lowDetail} />}
+    <div
+      ref={wrap}
+      className={`canvas${laidOut ? '' : ' layout-pending'}${lowDetail ? ' low-detail' : ''}${readOnly ? ' read-only' : ''}`}
+      data-testid="canvas"
+      data-read-only={readOnly || undefined}
+      aria-label={readOnly ? 'Workflow canvas, read-only' : 'Workflow canvas'}
+      role="region"
+      onDragOver={readOnly ? undefined : onDragOver}
+      onDrop={readOnly ? undefined : onDrop}
+    >
+      {opening && <Flow opening={opening} lowDetail={lowDetail} readOnly={readOnly} />}
       <RunBanner />
     </div>
   );
 }
 
-function Flow({ opening, lowDetail }: { opening: Viewport; lowDetail: boolean }) {
+function Flow({ opening, lowDetail, readOnly }: { opening: Viewport; lowDetail: boolean; readOnly: boolean }) {
   const { nodes, edges, onNodesChange, onEdgesChange, onConnect, beginDrag, endDrag, select, laidOut } = useEditorShallow((s) => ({
     nodes: s.nodes,
     edges: s.edges,
@@ -97,6 +107,9 @@ function Flow({ opening, lowDetail }: { opening: Viewport; lowDetail: boolean })
         minZoom={0.05}
         maxZoom={2}
         onlyRenderVisibleElements={large}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        elementsSelectable={!readOnly}
         onMoveStart={snapshot.onMoveStart}
         onMove={snapshot.onMove}
         onMoveEnd={snapshot.onMoveEnd}

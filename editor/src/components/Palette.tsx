@@ -15,11 +15,13 @@ export function Palette() {
   const selectedId = useEditor((s) => s.selectedId);
   const addNode = useEditor((s) => s.addNode);
   const notify = useEditor((s) => s.notify);
+  // Nothing can be added to an older version shown read-only.
+  const readOnly = useEditor((s) => s.preview !== null);
   const [where, setWhere] = useState<string>(() => outcomes[0] ?? 'selected');
   const target: InsertPoint | null =
     where === 'selected' ? (selectedId ? { kind: 'after', nodeId: selectedId } : null) : { kind: 'lane', lane: where as Disposition };
   return (
-    <aside className="palette" aria-label="Add steps">
+    <aside className={`palette${readOnly ? ' palette-read-only' : ''}`} aria-label="Add steps" inert={readOnly || undefined} data-testid="palette">
       <h2>Add a step</h2>
       <div className="field">
         <label htmlFor="palette-where">Where</label>

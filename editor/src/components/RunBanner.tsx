@@ -1,6 +1,7 @@
 /** Over the canvas while a run is open: which call, how it ended, and a way back. */
 import { OUTCOMES } from '../../../engine/graph/outcomes';
 import { asDisposition } from '../model/flow';
+import { isTestRun } from '../model/run';
 import { useEditor } from '../store/context';
 
 export function RunBanner() {
@@ -10,6 +11,21 @@ export function RunBanner() {
   if (!run) return null;
   const e = run.execution;
   const d = asDisposition(e.outcome);
+  const steps = `${e.steps.length} step${e.steps.length === 1 ? '' : 's'}`;
+  if (isTestRun(e)) {
+    return (
+      <div className={`run-banner run-test run-${e.status}`} data-testid="run-banner" role="status">
+        <span className="lane-dot" style={{ background: d ? OUTCOMES[d].color : '#64748b' }} aria-hidden="true" />
+        <span>
+          <strong>Test run on the sandbox</strong> (nothing is sent to real contacts): {d ? OUTCOMES[d].label : e.outcome}, {e.status === 'running' ? `running, ${steps} so far…` : `${e.status}, ${steps}.`}
+          {e.graphVersion !== version && <em> It ran on version {e.graphVersion}; the canvas shows version {version}.</em>}
+        </span>
+        <button type="button" onClick={() => void openRun(null)} data-testid="run-close">
+          Close run
+        </button>
+      </div>
+    );
+  }
   return (
     <div className={`run-banner run-${e.status}`} data-testid="run-banner" role="status">
       <span className="lane-dot" style={{ background: d ? OUTCOMES[d].color : '#64748b' }} aria-hidden="true" />

@@ -11,7 +11,7 @@ const MOD = isMac ? '⌘' : 'Ctrl';
 export function Toolbar() {
   const store = useEditorStore();
   const rf = useReactFlow();
-  const { undo, redo, save, autoLayout, canUndo, canRedo, dirty, status, version } = useEditorShallow((s) => ({
+  const { undo, redo, save, autoLayout, canUndo, canRedo, dirty, status, version, previewing, openDialog } = useEditorShallow((s) => ({
     undo: s.undo,
     redo: s.redo,
     save: s.save,
@@ -21,25 +21,31 @@ export function Toolbar() {
     dirty: s.ops.length > 0,
     status: s.status,
     version: s.base.version,
+    previewing: s.preview?.version ?? null,
+    openDialog: s.openDialog,
   }));
+  const ro = previewing !== null;
   // Re-render when the edits change, so the Save tooltip names the request it will send.
   useEditor((s) => s.ops);
   const [help, setHelp] = useState(false);
   const planText = dirty ? describePlan(store.getState().savePlan()) : 'nothing to save';
-  const statusText =
-    status.kind === 'saving' ? 'Saving…' : status.kind === 'error' ? status.message : dirty ? 'Unsaved changes' : status.kind === 'saved' ? status.message : 'All changes saved';
+  const statusText = ro
+    ? `Viewing version ${previewing}, read-only`
+    : status.kind === 'checking'
+      ? 'Checking what this change affects…'
+      : status.kind === 'saving' ? 'Saving…' : status.kind === 'error' ? status.message : dirty ? 'Unsaved changes' : status.kind === 'saved' ? status.message : 'All changes saved';
   return (
     <div className="toolbar" role="toolbar" aria-label="Editor">
-      <button type="button" onClick={undo} disabled={!canUndo} aria-label={`Undo (${MOD}+Z)`} title={`Undo (${MOD}+Z)`} data-testid="undo-button">
+      <button type="button" onClick={undo} disabled={ro || !canUndo} aria-label={`Undo (${MOD}+Z)`} title={`Undo (${MOD}+Z)`} data-testid="undo-button">
         <Icon name="undo" />
       </button>
-      <button type="button" onClick={redo} disabled={!canRedo} aria-label={`Redo (${MOD}+Shift+Z)`} title={`Redo (${MOD}+Shift+Z)`} data-testid="redo-button">
+      <button type="button" onClick={redo} disabled={ro || !canRedo} aria-label={`Redo (${MOD}+Shift+Z)`} title={`Redo (${MOD}+Shift+Z)`} data-testid="redo-button">
         <Icon name="redo" />
       </button>
-      <button type="button" onClick={autoLayout} aria-label="Auto-layout: forget moved positions" title="Auto-layout (forget positions you moved)" data-testid="layout-button">
+      <button type="button" onClick={autoLayout} disabled={ro} aria-label="Auto-layout: forget moved positions" title="Auto-layout (forget positions you moved)" data-testid="layout-button">
         <Icon name="layout" />
       </button>
-      <button type="button" onClick={() => void rf.fitView({ padding: 0.12, duration: 200 })} aria-label="Fit the whole workflow in view" title="Fit view" data-testid="fit-button">
+      <button type="button" onClick={() => void rf.fitView({ padding: 0.12, duration: 200 })} disabled={ro} aria-label="Fit the whole workflow in view" title="Fit view" data-testid="fit-button">
         <Icon name="fit" />
       </button>
       <div className="help-wrap">
@@ -65,14 +71,23 @@ export function Toolbar() {
           </dl>
         )}
       </div>
+      <button
+        type="button"
+        onClick={() => openDialog({ kind: 'test-run' })}
+        disabled={ro}
+        title="Run an outcome's path on sample data, on the sandbox (nothing is sent to real contacts)"
+        data-testid="test-run-button"
+      >
+        <Icon name="play" /> Test
+      </button>
       <span className="spacer" />
-      <span className={`save-status status-${status.kind}${dirty ? ' dirty' : ''}`} data-testid="save-status" role="status" aria-live="polite" title={statusText}>
+      <span className={`save-status status-${ro ? 'read-only' : status.kind}${dirty && !ro ? ' dirty' : ''}`} data-testid="save-status" role="status" aria-live="polite" title={statusText}>
         {statusText}
       </span>
       <span className="version" data-testid="version">
         version {version}
       </span>
-      <button type="button" className="primary" onClick={() => void save()} disabled={!dirty || status.kind === 'saving'} title={`Save: ${planText} (${MOD}+S)`} data-testid="save-button">
+      <button type="button" className="primary" onClick={() => void save()} disabled={ro || !dirty || status.kind === 'saving' || status.kind === 'checking'} title={`Save: ${planText} (${MOD}+S)`} data-testid="save-button">
         <Icon name="save" /> Save
       </button>
     </div>

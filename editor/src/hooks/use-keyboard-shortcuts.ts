@@ -18,6 +18,15 @@ export function useKeyboardShortcuts() {
       const s = store.getState();
       const mod = e.ctrlKey || e.metaKey;
       const key = e.key.toLowerCase();
+      // An older version shown read-only: Escape goes back, nothing edits.
+      if (s.preview) {
+        if (s.dialog) return;
+        if (mod && key === 's') {
+          e.preventDefault();
+          s.notify(`Version ${s.preview.version} is shown read-only: nothing to save.`);
+        } else if (e.key === 'Escape' && !document.querySelector('[role="dialog"][aria-modal="true"]')) s.closePreview();
+        return;
+      }
       if (mod && key === 's') {
         e.preventDefault();
         void s.save();

@@ -20,6 +20,7 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
   const warning = useEditor((s) => s.warningsByNode[id]);
   const error = useEditor((s) => s.errors[id]);
   const status = useEditor((s) => s.run?.statusByNode[id]);
+  const runText = useEditor((s) => s.run?.textByNode[id]);
   const inRun = useEditor((s) => s.run !== null);
   const used = useEditor((s) => s.handlesInUse[id]);
   const openAddMenu = useEditor((s) => s.openAddMenu);
@@ -67,9 +68,16 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
         </span>
         <span className="step-id">{id}</span>
       </div>
-      <div className="step-summary" title={summary}>
-        {summary}
-      </div>
+      {/* While a run is open, what the step did in it (the rendered SMS, the slot) replaces its settings. */}
+      {runText ? (
+        <div className="step-summary step-run-text" title={runText} data-testid={`node-${id}-run-text`}>
+          {runText}
+        </div>
+      ) : (
+        <div className="step-summary" title={summary}>
+          {summary}
+        </div>
+      )}
       <div className="step-badges">
         {draft && <span className="badge badge-draft">Draft</span>}
         {warning && (

@@ -1,9 +1,15 @@
 /** Step three: one campaign's workflow, in its own store. */
+import { useEffect } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { agentsApi, projectsApi, workflowApi, type WorkflowTarget } from '../api/endpoints';
 import { AddMenu } from '../components/AddMenu';
 import { Canvas } from '../components/Canvas';
 import { ConflictDialog } from '../components/ConflictDialog';
+import { ImpactDialog } from '../components/dialogs/ImpactDialog';
+import { RestoreDialog } from '../components/dialogs/RestoreDialog';
+import { TestRunDialog } from '../components/dialogs/TestRunDialog';
+import { PreviewBanner } from '../components/PreviewBanner';
+import { TemplatePicker } from '../components/TemplatePicker';
 import { Notice } from '../components/Notice';
 import { Palette } from '../components/Palette';
 import { SidePanel } from '../components/SidePanel';
@@ -16,7 +22,7 @@ import { linkProps, navigate, type Route } from '../routing';
 import { crmStoreFor } from '../store/crm-store';
 import { openEditorStore } from '../store/editor-store';
 import type { Campaign } from '../api/types';
-import { EditorStoreProvider, useEditor } from '../store/context';
+import { EditorStoreProvider, useEditor, useEditorStore } from '../store/context';
 
 /** Copied steps live in localStorage, so they paste into another campaign's workflow too. */
 const browserClipboard = {
@@ -82,12 +88,45 @@ function CampaignSwitch({ campaigns, current, locationId }: { campaigns: Campaig
   );
 }
 
-function EditorShell({ header }: { header: React.ReactNode }) {
+/** A link to a run (`?run=`, as failure alerts send) opens it once the editor is up: Runs tab, path painted. */
+function useRunFromLink(runId: string | undefined) {
+  const store = useEditorStore();
+  useEffect(() => {
+    if (runId) void store.getState().openRun(runId);
+  }, [runId, store]);
+}
+
+/** An older version, read-only, in its own store and React Flow instance; the working graph is untouched. */
+function PreviewCanvas() {
+  const preview = useEditor((s) => s.preview)!;
+  return (
+    <EditorStoreProvider store={preview.store}>
+      <ReactFlowProvider key={preview.version}>
+        <Canvas readOnly />
+      </ReactFlowProvider>
+    </EditorStoreProvider>
+  );
+}
+
+function Dialogs() {
+  const dialog = useEditor((s) => s.dialog);
+  return (
+    <>
+      {dialog?.kind === 'test-run' && <TestRunDialog />}
+      {dialog?.kind === 'restore' && <RestoreDialog version={dialog.version} />}
+      <ImpactDialog />
+    </>
+  );
+}
+
+function EditorShell({ header, runId }: { header: React.ReactNode; runId?: string }) {
   useKeyboardShortcuts();
   useUnsavedGuard();
+  useRunFromLink(runId);
   const dirty = useEditor((s) => s.ops.length > 0);
+  const previewing = useEditor((s) => s.preview !== null);
   return (
-    <div className="editor" data-testid="editor" data-dirty={dirty || undefined}>
+    <div className="editor" data-testid="editor" data-dirty={dirty || undefined} data-read-only={previewing || undefined}>
       <header className="editor-header">
         {header}
         <Toolbar />
@@ -95,12 +134,15 @@ function EditorShell({ header }: { header: React.ReactNode }) {
       <div className="editor-body">
         <Palette />
         <main className="editor-main" aria-label="Workflow">
-          <Canvas />
+          {previewing ? <PreviewCanvas /> : <Canvas />}
+          <PreviewBanner />
+          {!previewing && <TemplatePicker />}
         </main>
         <SidePanel />
       </div>
       <AddMenu />
       <ConflictDialog />
+      <Dialogs />
       <Notice />
     </div>
   );
@@ -127,12 +169,15 @@ export function EditorPage({ route }: { route: AgentRoute }) {
       </a>{' '}
       › <CampaignSwitch campaigns={campaigns} current={workflow.campaignId} locationId={agent.locationId} />
       <span className="agent-name">Agent: {agent.name}</span>
+      <a {...linkProps({ name: 'failed-runs' })} className="header-link" data-testid="failed-runs-link">
+        Failed runs
+      </a>
     </nav>
   );
   return (
     <EditorStoreProvider store={store}>
       <ReactFlowProvider>
-        <EditorShell header={header} />
+        <EditorShell header={header} runId={route.run} />
       </ReactFlowProvider>
     </EditorStoreProvider>
   );

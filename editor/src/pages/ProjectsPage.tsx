@@ -7,7 +7,12 @@ export function ProjectsPage() {
   const projects = useAsync(() => projectsApi.list(), []);
   return (
     <main className="picker" aria-labelledby="projects-title">
-      <h1 id="projects-title">Projects</h1>
+      <div className="page-head">
+        <h1 id="projects-title">Projects</h1>
+        <a {...linkProps({ name: 'failed-runs' })} data-testid="failed-runs-link">
+          Failed runs
+        </a>
+      </div>
       {projects.state === 'loading' && <p>Loading projects…</p>}
       {projects.state === 'error' && <p role="alert">{projects.error.message}</p>}
       {projects.state === 'done' && projects.value.length === 0 && <p>No projects yet: connect a CRM location first.</p>}

@@ -10,7 +10,7 @@ import { layoutGraph } from '../../../engine/graph/layout';
 import { computeWarnings } from '../../../engine/graph/warnings';
 import { ApiError } from '../api/client';
 import type { WorkflowApi, WorkflowTarget } from '../api/endpoints';
-import type { Agent, Campaign, Execution, Warning, Workflow } from '../api/types';
+import type { Agent, BusinessDiff, Campaign, Execution, ImpactReport, TestRunBody, Warning, Workflow } from '../api/types';
 import type { CrmStore } from './crm-store';
 import { diffGraphs, type GraphDiff } from '../model/diff';
 import { buildEdges, buildNodes, graphFromFlow, graphFromWorkflow, handlesInUse, laneList, pinnedOf, predecessorOf } from '../model/flow';
@@ -18,6 +18,7 @@ import * as ops from '../model/graph-ops';
 import { EditRefusal, type Clipboard } from '../model/graph-ops';
 import { layoutWorkflow, offGrid, type LayoutInput, type LayoutResult, type XY } from '../model/layout';
 import { describePlan, planSave, recordOp, toGraphBody, type PendingOp, type SavePlan } from '../model/pending';
+import { IMPACT_NONE, meetsAnything, runChanges, type RunChange } from '../model/impact';
 import { runView, type RunView } from '../model/run';
 import type { AppEdge, AppNode, Graph, InsertPoint, NodeType } from '../model/types';
 import { isStepNode, laneNodeId, LANE_PREFIX, ORPHAN_LANE } from '../model/types';
@@ -53,9 +54,38 @@ export interface ConflictState {
   rebasable: boolean;
 }
 
+/** A dialog over the editor: the test-run form, or the confirmation of a restore (with its diff). */
+export type Dialog = { kind: 'test-run' } | { kind: 'restore'; version: number } | null;
+
+/**
+ * A save that changes what runs, where the change meets something (calls of the last 7 days in a
+ * changed outcome, runs in flight, leads waiting in the cadence), waits for the admin to see it:
+ * the changes (computed here), and what the server says they affect. Confirm saves, cancel keeps
+ * editing. When the server cannot say, the admin is asked too.
+ */
+export interface ImpactPrompt {
+  plan: SavePlan;
+  changes: RunChange[];
+  report: { state: 'done'; value: ImpactReport } | { state: 'error'; message: string };
+}
+
+/** An older version shown read-only on the canvas, in a store of its own (the working graph is untouched). */
+export interface Preview {
+  version: number;
+  workflow: Workflow;
+  store: EditorStore;
+}
+
+/** How often a run still in progress is read again. */
+export const RUN_POLL_MS = 400;
+/** After this long a run is no longer watched (Refresh in the Runs tab reads it again). */
+const RUN_WATCH_MS = 180_000;
+
 export type SaveStatus =
   | { kind: 'idle' }
   | { kind: 'saving' }
+  /** reading what the change would affect (POST …/impact) before saving */
+  | { kind: 'checking' }
   | { kind: 'saved'; message: string }
   | { kind: 'error'; message: string };
 
@@ -83,6 +113,9 @@ export interface EditorState {
   status: SaveStatus;
   conflict: ConflictState | null;
   run: RunView | null;
+  dialog: Dialog;
+  impact: ImpactPrompt | null;
+  preview: Preview | null;
   /** bumped whenever the layout must be recomputed */
   layoutRev: number;
   /** bumped each time a layout result is applied */
@@ -125,9 +158,21 @@ export interface EditorState {
   // saving and history
   isDirty(): boolean;
   savePlan(): SavePlan;
-  save(): Promise<void>;
+  /** Saves; a change to what runs first shows its impact (`confirmed`: the admin already saw it). */
+  save(opts?: { confirmed?: boolean }): Promise<void>;
+  confirmImpact(): Promise<void>;
+  cancelImpact(): void;
   resolveConflict(choice: 'reload' | 'overwrite' | 'rebase' | 'cancel'): Promise<void>;
   restoreVersion(n: number): Promise<void>;
+  /** What changed from one version to another (cached: versions never change). */
+  versionDiff(from: number, to: number): Promise<BusinessDiff>;
+  openPreview(version: number): Promise<void>;
+  closePreview(): void;
+  applyTemplate(templateId: string, name: string): Promise<void>;
+  openDialog(d: Dialog): void;
+  closeDialog(): void;
+  /** Starts a test run of the stored version and paints it as it goes; answers an error to show in the form. */
+  startTestRun(body: TestRunBody): Promise<string | null>;
   openRun(executionId: string | null): Promise<void>;
   notify(text: string): void;
 }
@@ -200,6 +245,7 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
     /** One undoable edit: remember the state before it, show the new graph, log what it was. */
     const edit = (next: Graph, op: PendingOp, opts: { pinned?: ReadonlySet<string>; select?: string | null } = {}) => {
       const s = get();
+      if (s.preview) return;
       const before: Snapshot = { graph: graph(), pinned: s.pinned, ops: s.ops };
       const nextOps = recordOp(s.ops, op);
       const errors = { ...s.errors };
@@ -317,6 +363,45 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
       refuse(err);
     };
 
+    /** Reads a run again until it is no longer running (or another run is opened, or it takes too long). */
+    const watchRun = async (id: string) => {
+      const until = Date.now() + RUN_WATCH_MS;
+      while (Date.now() < until) {
+        await new Promise((r) => setTimeout(r, RUN_POLL_MS));
+        if (get().run?.execution.id !== id) return;
+        let e: Execution;
+        try {
+          e = await get().deps.api.execution(id);
+        } catch {
+          continue; // a blip: read again next time
+        }
+        if (get().run?.execution.id !== id) return;
+        set({ run: runView(e, graph()) });
+        if (e.status !== 'running') return;
+      }
+      get().notify('The run is still going; Refresh in the Runs tab reads it again.');
+    };
+
+    const diffs = new Map<string, Promise<BusinessDiff>>();
+
+    /** Sends the save request for the logged edits, on the stored version they started from. */
+    const send = async (plan: SavePlan, note = '') => {
+      set({ status: { kind: 'saving' } });
+      try {
+        const w = await execute(plan, get().base.version);
+        adopt(w, `Saved version ${w.version} (${describePlan(plan)})${note}`);
+      } catch (err) {
+        await failed(err, plan);
+      }
+    };
+
+    /** The change is refused while an older version is shown read-only. */
+    const readOnly = () => {
+      if (!get().preview) return false;
+      get().notify(`Version ${get().preview!.version} is shown read-only. Go back to the current version to edit.`);
+      return true;
+    };
+
     const restore = (snap: Snapshot, stacks: Pick<EditorState, 'past' | 'future'>) => {
       show(snap.graph, snap.pinned, { ...stacks, ops: snap.ops, status: { kind: 'idle' } });
     };
@@ -347,6 +432,9 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
       status: { kind: 'idle' },
       conflict: null,
       run: null,
+      dialog: null,
+      impact: null,
+      preview: null,
       layoutRev: 1,
       layoutApplied: 0,
       laidOutRev: 0,
@@ -554,21 +642,46 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
         const s = get();
         return planSave(s.ops, graphToSave(), s.baseGraph);
       },
-      async save() {
+      async save(opts = {}) {
         const s = get();
-        if (s.status.kind === 'saving') return;
+        if (s.status.kind === 'saving' || s.status.kind === 'checking' || s.impact || s.conflict || readOnly()) return;
         const plan = get().savePlan();
         if (plan.kind === 'none') {
           set({ ops: [], status: { kind: 'saved', message: 'Nothing to save' } });
           return;
         }
-        set({ status: { kind: 'saving' } });
+        const working = graphToSave();
+        // Moves, renames and drafts change nothing that runs: saved at once.
+        const changes = opts.confirmed ? [] : runChanges(s.baseGraph, working);
+        if (changes.length === 0) return send(plan);
+        // What the change would meet, before it is saved.
+        set({ status: { kind: 'checking' } });
+        const ops = s.ops;
+        let report: ImpactReport;
         try {
-          const w = await execute(plan, s.base.version);
-          adopt(w, `Saved version ${w.version} (${describePlan(plan)})`);
+          report = await s.deps.api.impact(toGraphBody(working));
         } catch (err) {
-          await failed(err, plan);
+          if (get().ops !== ops) return set({ status: { kind: 'idle' } });
+          // A graph the server will not take: saving says why, on the step it names.
+          if (err instanceof ApiError && err.status === 400) return send(plan);
+          const message = err instanceof Error ? err.message : String(err);
+          set({ status: { kind: 'idle' }, impact: { plan, changes, report: { state: 'error', message } } });
+          return;
         }
+        // Edited meanwhile: this save is stale; the next one checks again.
+        if (get().ops !== ops) return set({ status: { kind: 'idle' } });
+        // Nothing to meet (no recent calls in a changed outcome, no run in flight, no waiting lead): no question to ask.
+        if (!meetsAnything(report)) return send(plan, IMPACT_NONE);
+        set({ status: { kind: 'idle' }, impact: { plan, changes, report: { state: 'done', value: report } } });
+      },
+      async confirmImpact() {
+        const prompt = get().impact;
+        if (!prompt) return;
+        set({ impact: null });
+        await send(prompt.plan);
+      },
+      cancelImpact() {
+        set({ impact: null, status: { kind: 'idle' } });
       },
       async resolveConflict(choice) {
         const s = get();
@@ -593,15 +706,82 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
       },
       async restoreVersion(n) {
         const s = get();
+        set({ dialog: null });
         try {
-          const v = await s.deps.api.version(n);
+          const v = s.preview?.version === n ? s.preview.workflow : await s.deps.api.version(n);
+          set({ preview: null });
           const g = graphFromWorkflow(v);
           edit(g, { kind: 'graph', what: `restore version ${n}` }, { pinned: pinnedOf(g) });
-          await get().save();
+          // The restore dialog showed what it changes.
+          await get().save({ confirmed: true });
           const after = get();
           if (after.status.kind === 'saved') set({ status: { kind: 'saved', message: `Restored version ${n} as version ${after.base.version}` } });
         } catch (err) {
           refuse(err);
+        }
+      },
+      versionDiff(from, to) {
+        const key = `${from}:${to}`;
+        let d = diffs.get(key);
+        if (!d) {
+          d = get().deps.api.diff(from, to);
+          diffs.set(key, d);
+          d.catch(() => diffs.delete(key)); // a failed read is tried again next time
+        }
+        return d;
+      },
+      async openPreview(version) {
+        const s = get();
+        if (version === s.base.version && !s.preview) return;
+        try {
+          const workflow = await s.deps.api.version(version);
+          // Laid out before it is drawn, like the current version; warnings of an old version are not shown.
+          const store = await openEditorStore(s.deps, { ...workflow, warnings: [] });
+          set({ preview: { version, workflow, store }, run: null, addMenu: null, tab: 'history' });
+        } catch (err) {
+          refuse(err);
+        }
+      },
+      closePreview() {
+        set({ preview: null });
+      },
+      async applyTemplate(templateId, name) {
+        const s = get();
+        if (s.ops.length > 0 || readOnly()) return refuse(new Error('Save or undo your changes before starting from a template.'));
+        set({ status: { kind: 'saving' } });
+        try {
+          const w = await s.deps.api.applyTemplate(templateId, s.base.version);
+          adopt(w, `Started from “${name}”: saved version ${w.version}`);
+        } catch (err) {
+          if (err instanceof ApiError && err.status === 409) {
+            // Someone saved first: show what is stored now; nothing was applied.
+            try {
+              const latest = await s.deps.api.get();
+              adopt(latest, null);
+              set({ status: { kind: 'error', message: `Version ${latest.version} was saved meanwhile; the template was not applied.` } });
+              return;
+            } catch (e) {
+              return refuse(e);
+            }
+          }
+          refuse(err);
+        }
+      },
+      openDialog(d) {
+        if (d?.kind === 'test-run' && readOnly()) return;
+        set({ dialog: d, addMenu: null });
+      },
+      closeDialog() {
+        set({ dialog: null });
+      },
+      async startTestRun(body) {
+        try {
+          const e = await get().deps.api.testRun(body);
+          set({ run: runView(e, graph()), tab: 'runs', dialog: null });
+          void watchRun(e.id);
+          return null;
+        } catch (err) {
+          return err instanceof Error ? err.message : String(err);
         }
       },
       async openRun(executionId) {
@@ -609,6 +789,7 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
         try {
           const e: Execution = await get().deps.api.execution(executionId);
           set({ run: runView(e, graph()), tab: 'runs' });
+          if (e.status === 'running') void watchRun(e.id);
         } catch (err) {
           refuse(err);
         }

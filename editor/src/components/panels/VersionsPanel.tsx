@@ -1,12 +1,58 @@
-/** Every stored version, newest first, with who-key, when and what; restore writes an old one back as a new version. */
-import { useEffect, useState } from 'react';
-import type { VersionSummary } from '../../api/types';
+/**
+ * Every stored version, newest first: when, which key, and what changed from the version before it
+ * in words (the business diff, read when the row comes into view). Any older version opens
+ * read-only on the canvas; a restore first shows what it changes from the current version.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { BusinessDiff, VersionSummary } from '../../api/types';
+import { useSeen } from '../../hooks/use-visible';
 import { useEditor } from '../../store/context';
+
+const kindClass = (k: string) => (k === 'added' || k === 'started' ? 'diff-added' : k === 'removed' || k === 'stopped' ? 'diff-removed' : 'diff-changed');
+
+/** What version `to` changed from `to - 1` (version 0 is the empty workflow). */
+function VersionChanges({ to }: { to: number }) {
+  const versionDiff = useEditor((s) => s.versionDiff);
+  const ref = useRef<HTMLDivElement>(null);
+  const seen = useSeen(ref);
+  const [diff, setDiff] = useState<BusinessDiff | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!seen) return;
+    let live = true;
+    versionDiff(to - 1, to).then(
+      (d) => live && setDiff(d),
+      (e: Error) => live && setError(e.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [seen, to, versionDiff]);
+  return (
+    <div ref={ref} className="version-changes" data-testid={`version-changes-${to}`}>
+      {error && <p className="field-error">Could not compare with version {to - 1}: {error}</p>}
+      {!error && !diff && <p className="empty-note">Comparing with version {to - 1}…</p>}
+      {diff && diff.changes.length === 0 && <p className="empty-note">Nothing that runs changed (layout or step names only).</p>}
+      {diff && diff.changes.length > 0 && (
+        <ul className="diff">
+          {diff.changes.map((c, i) => (
+            <li key={i} className={kindClass(c.kind)}>
+              {c.text}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
 
 export function VersionsPanel() {
   const api = useEditor((s) => s.deps.api);
   const current = useEditor((s) => s.base.version);
-  const restoreVersion = useEditor((s) => s.restoreVersion);
+  const previewing = useEditor((s) => s.preview?.version ?? null);
+  const openPreview = useEditor((s) => s.openPreview);
+  const closePreview = useEditor((s) => s.closePreview);
+  const openDialog = useEditor((s) => s.openDialog);
   const saving = useEditor((s) => s.status.kind === 'saving');
   const [versions, setVersions] = useState<VersionSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -25,23 +71,41 @@ export function VersionsPanel() {
   if (versions.length === 0) return <p className="empty-note">Nothing saved yet.</p>;
   return (
     <ol className="versions" data-testid="versions-list" reversed>
-      {versions.map((v) => (
-        <li key={v.version} data-testid={`version-row-${v.version}`} className={v.version === current ? 'current' : undefined}>
-          <div className="version-head">
-            <strong>Version {v.version}</strong>
-            <time dateTime={v.createdAt}>{new Date(v.createdAt).toLocaleString()}</time>
-          </div>
-          <p className="version-summary">{v.summary}</p>
-          {v.keyId && <p className="field-hint">by key {v.keyId}</p>}
-          {v.version === current ? (
-            <span className="badge">current</span>
-          ) : (
-            <button type="button" data-testid={`restore-${v.version}`} disabled={saving} onClick={() => void restoreVersion(v.version)}>
-              Restore version {v.version}
-            </button>
-          )}
-        </li>
-      ))}
+      {versions.map((v) => {
+        const isCurrent = v.version === current;
+        const shown = previewing === v.version;
+        return (
+          <li key={v.version} data-testid={`version-row-${v.version}`} className={[isCurrent && 'current', shown && 'previewing'].filter(Boolean).join(' ') || undefined}>
+            <div className="version-head">
+              <strong>Version {v.version}</strong>
+              <time dateTime={v.createdAt}>{new Date(v.createdAt).toLocaleString()}</time>
+            </div>
+            <VersionChanges to={v.version} />
+            <p className="version-summary field-hint" title="The summary stored with the version">
+              {v.summary}
+              {v.keyId && ` · by key ${v.keyId}`}
+            </p>
+            <div className="version-actions">
+              {isCurrent && <span className="badge">current</span>}
+              {isCurrent && previewing !== null && (
+                <button type="button" onClick={closePreview} data-testid={`preview-${v.version}`}>
+                  Back to the current version
+                </button>
+              )}
+              {!isCurrent && (
+                <button type="button" aria-pressed={shown} onClick={() => (shown ? closePreview() : void openPreview(v.version))} data-testid={`preview-${v.version}`}>
+                  {shown ? 'Close preview' : 'View read-only'}
+                </button>
+              )}
+              {!isCurrent && (
+                <button type="button" data-testid={`restore-${v.version}`} disabled={saving} onClick={() => openDialog({ kind: 'restore', version: v.version })}>
+                  Restore…
+                </button>
+              )}
+            </div>
+          </li>
+        );
+      })}
     </ol>
   );
 }

@@ -78,12 +78,15 @@ export function apiKeyRoutes(s: Services): RouteDef[] {
     }),
     defineRoute({
       method: 'delete', path: '/api/keys/:keyId', operationId: 'revokeApiKey', tag: 'API keys',
-      summary: 'Revoke an API key; it is refused (401) from the next request on',
+      summary: 'Revoke an API key; it is refused (401) from the next request on. A key cannot revoke itself (409 SelfRevocation)',
       access, params: { type: 'object', required: ['keyId'], properties: { keyId: Id } },
       responses: { 200: { description: 'the revoked key (revoking it again changes nothing)', schema: ok(ApiKeyView) } },
       handler: ({ caller, params }) => {
         const key = apiKeys.get(caller.agencyId, params.keyId);
         if (!key) throw notFound(`API key ${params.keyId} not found`);
+        // A key revoking itself would lock its holder out in one request (a fuzzer did it, by an id
+        // read from a list); another admin key or the CLI revokes it.
+        if (key.id === caller.keyId) throw new AppError('CONFLICT', `API key ${key.id} is the key making this request; revoke it with another agency_admin key, or with npm run apikey revoke`, { detailCode: 'SelfRevocation' });
         if (apiKeys.revoke(caller.agencyId, key.id)) s.logger.info({ keyId: key.id, by: caller.keyId }, 'api key revoked');
         return { success: true, data: presentKey(apiKeys.get(caller.agencyId, key.id)!) };
       },

@@ -152,4 +152,15 @@ describe('API keys over HTTP', () => {
     expect(second.status).toBe(200);
     expect(second.body.data.revokedAt).toBe(first.body.data.revokedAt);
   });
+
+  it('a key cannot revoke itself (409 SelfRevocation); another admin key can', async () => {
+    const made = (await create({ name: 'self', role: 'agency_admin', scopes: ['keys:write', 'projects:read'] })).body.data;
+    const self = await h.api('DELETE', `/api/keys/${made.key.id}`, { key: made.secret });
+    expect(self.status).toBe(409);
+    expect(self.body).toMatchObject({ success: false, error: 'CONFLICT', code: 'SelfRevocation' });
+    expect(h.repos.apiKeys.get(h.agencyId, made.key.id)!.revokedAt).toBeNull();
+    expect((await h.api('GET', '/api/v2/projects', { key: made.secret })).status).toBe(200);
+    expect((await h.api('DELETE', `/api/keys/${made.key.id}`)).status).toBe(200);
+    expect((await h.api('GET', '/api/v2/projects', { key: made.secret })).status).toBe(401);
+  });
 });

@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { DateTime, Id } from './common.js';
+import { WorkflowTemplateId } from './workflow-tools.js';
 
 /** Spec 2.11: the Agents module's campaign types and installable capabilities. */
 export const AGENT_TYPES = ['outreach', 'inbound', 'appointment'] as const;
@@ -66,7 +67,7 @@ export const CreateAgentBody = {
     voice: { type: 'string' },
     prompt: { type: 'string', maxLength: 100000 },
     vapiAssistantId: { type: 'string', minLength: 1, maxLength: 100, description: 'the Vapi assistant id (Vapi dashboard: Assistants)' },
-    workflowTemplateId: { type: 'string', minLength: 1, maxLength: 100, description: 'start the workflow from this starter template (GET /api/agent-builder/workflow-templates)' },
+    workflowTemplateId: WorkflowTemplateId,
   },
 } as const;
 export type CreateAgentBody = FromSchema<typeof CreateAgentBody>;

@@ -1,6 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { CallingWindowSetting } from './cadence.js';
 import { DateTime, E164, Id } from './common.js';
+import { WorkflowTemplateId } from './workflow-tools.js';
 
 /** The seven legacy template ids the Campaigns and Projects modules keep as `agentType` (spec 2.3, 7). */
 export const LEGACY_AGENT_TYPES = [
@@ -93,7 +94,7 @@ export const CreateCampaignBody = {
     multipleTimezoneCheck: { type: 'boolean' },
     dropOutsideWindow: { type: 'boolean' },
     config: CampaignConfig,
-    workflowTemplateId: { type: 'string', minLength: 1, maxLength: 100, description: 'start the workflow from this starter template (GET /api/agent-builder/workflow-templates)' },
+    workflowTemplateId: WorkflowTemplateId,
   },
 } as const;
 export type CreateCampaignBody = FromSchema<typeof CreateCampaignBody>;

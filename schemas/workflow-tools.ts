@@ -1,5 +1,13 @@
 import { DocumentedPutWorkflowBody, OutcomeSpelling, PutWorkflowBody } from './workflow.js';
 
+/** The starter templates' ids (server/workflow-templates.ts holds the templates; a test keeps the two in step). */
+export const WORKFLOW_TEMPLATE_IDS = ['appointment-booking', 'appointment-confirmation', 'live-transfer', 'live-transfer-and-tag', 'live-transfer-and-booking', 'add-tag', 'inbound-receptionist'] as const;
+export const WorkflowTemplateId = {
+  enum: WORKFLOW_TEMPLATE_IDS,
+  description: 'start the workflow from this starter template (GET /api/agent-builder/workflow-templates)',
+  'x-error': '{at} "{value}" is not a template; GET /api/agent-builder/workflow-templates lists them',
+} as const;
+
 const scalar = { type: ['string', 'number', 'boolean', 'null'] } as const;
 
 /** A test run: the outcome, sample call fields, and a contact (one the product knows, or sample fields). */

@@ -83,8 +83,14 @@ seed=()
 #   connectProject, reconnectProject, putTwilioCredentials, putVapiCredentials: the vendor
 #     (GoHighLevel, Twilio, Vapi) refuses the credentials sent: its verdict, a 400 naming the field;
 #   createApiKey: expiresAt must be in the future; projectIds goes with role (in the description);
-#   listCalls: cursor is opaque, only a nextCursor this API returned is one.
-unstated=(connectProject reconnectProject putTwilioCredentials putVapiCredentials createApiKey listCalls)
+#   listCalls: cursor is opaque, only a nextCursor this API returned is one;
+#   replaceWorkflow, patchWorkflow (and their project-scoped twins), previewWorkflowImpact: graph
+#     integrity (edges name nodes that exist, one patch per node, settings allowed by the stored
+#     node's type), checked against the graph, in the message a 400 names;
+#   receiveVapiServerMessage: Vapi's body is open, and a "__proto__" key anywhere in a JSON body is
+#     refused by the parser (prototype poisoning) before anything else.
+unstated=(connectProject reconnectProject putTwilioCredentials putVapiCredentials createApiKey listCalls
+  replaceWorkflow replaceWorkflowProjectScoped patchWorkflow patchWorkflowProjectScoped previewWorkflowImpact receiveVapiServerMessage)
 excluded="${SCHEMATHESIS_EXCLUDE-}"
 exclude=()
 [[ -n "$excluded" ]] && exclude=(--exclude-checks "$excluded")

@@ -2,6 +2,7 @@
  * Workflow tools through the API: business diffs between versions, the impact of a change before
  * it is saved, starter templates (each valid and without warnings), and the failed-runs view.
  */
+import { WORKFLOW_TEMPLATE_IDS } from '../../schemas/workflow-tools.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
@@ -93,6 +94,11 @@ describe('starter templates', () => {
     expect(new Set(list.body.data.map((t: { system: string }) => t.system))).toEqual(new Set(CAMPAIGN_SYSTEMS.map((s) => s.id)));
     const booking = await h.api('GET', '/api/agent-builder/workflow-templates?system=appointment_booking');
     expect(booking.body.data.map((t: { id: string }) => t.id)).toEqual(['appointment-booking']);
+    // The document's enum of workflowTemplateId names exactly the templates there are.
+    expect(list.body.data.map((t: { id: string }) => t.id).sort()).toEqual([...WORKFLOW_TEMPLATE_IDS].sort());
+    const unknown = await h.api('POST', '/api/agent-builder/agents', { body: { name: 'x', agentType: 'outreach', locationId: 'anywhere', workflowTemplateId: 'no-such' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe('body.workflowTemplateId "no-such" is not a template; GET /api/agent-builder/workflow-templates lists them');
   });
 
   it.each(WORKFLOW_TEMPLATES.map((t) => [t.id, t]))('%s: valid, no warnings, acts only on outcomes its system emits', async (_id, template) => {

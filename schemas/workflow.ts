@@ -466,7 +466,7 @@ const typedNode = (type: NodeType, config: object, extra: Record<string, object>
 });
 
 /** An action as append takes it: its config complete (drafts are saved with PUT). */
-export const DocumentedAppendAction = { oneOf: ACTION_TYPES.map((t) => typedNode(t, nodeConfigSchemas[t])) };
+export const DocumentedAppendAction = { oneOf: ACTION_TYPES.map((t) => typedNode(t, { ...nodeConfigSchemas[t], minProperties: 1, description: 'at least one setting: an empty config is a draft, saved only with PUT' })) };
 
 export const DocumentedAppendNodesBody = {
   ...AppendNodesBody,

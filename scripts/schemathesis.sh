@@ -87,10 +87,13 @@ seed=()
 #   replaceWorkflow, patchWorkflow (and their project-scoped twins), previewWorkflowImpact: graph
 #     integrity (edges name nodes that exist, one patch per node, settings allowed by the stored
 #     node's type), checked against the graph, in the message a 400 names;
+#   appendWorkflowNodes, switchWorkflowOutcome (and their project-scoped twins), startWorkflowTestRun:
+#     an outcome the agent's capabilities can never emit is a 400 (spec 4.12), whatever its spelling;
 #   receiveVapiServerMessage: Vapi's body is open, and a "__proto__" key anywhere in a JSON body is
 #     refused by the parser (prototype poisoning) before anything else.
 unstated=(connectProject reconnectProject putTwilioCredentials putVapiCredentials createApiKey listCalls
-  replaceWorkflow replaceWorkflowProjectScoped patchWorkflow patchWorkflowProjectScoped previewWorkflowImpact receiveVapiServerMessage)
+  replaceWorkflow replaceWorkflowProjectScoped patchWorkflow patchWorkflowProjectScoped previewWorkflowImpact receiveVapiServerMessage
+  appendWorkflowNodes appendWorkflowNodesProjectScoped switchWorkflowOutcome switchWorkflowOutcomeProjectScoped startWorkflowTestRun)
 excluded="${SCHEMATHESIS_EXCLUDE-}"
 exclude=()
 [[ -n "$excluded" ]] && exclude=(--exclude-checks "$excluded")

@@ -69,6 +69,17 @@ export const CreateAgentBody = {
     vapiAssistantId: { type: 'string', minLength: 1, maxLength: 100, description: 'the Vapi assistant id (Vapi dashboard: Assistants)' },
     workflowTemplateId: WorkflowTemplateId,
   },
+  // A Reminder (`appointment`) agent resolves to its fixed template (spec 4.13,
+  // server/catalog.ts AGENT_TYPE_CATALOG; test/api/spec-conformance.test.ts holds the two in step).
+  if: { required: ['agentType'], properties: { agentType: { const: 'appointment' } } },
+  then: {
+    properties: {
+      capabilityIds: {
+        const: ['appointment_booking'],
+        'x-error': 'body.capabilityIds: a appointment agent has the fixed template appointment_confirmation with the capabilities [appointment_booking]; omit body.capabilityIds or send exactly those',
+      },
+    },
+  },
 } as const;
 export type CreateAgentBody = FromSchema<typeof CreateAgentBody>;
 

@@ -24,7 +24,7 @@ const ListCallsQuery = {
     campaignId: Id,
     from: { type: 'string', format: 'date-time' },
     to: { type: 'string', format: 'date-time' },
-    cursor: { type: 'string', maxLength: 500 },
+    cursor: { type: 'string', maxLength: 500, description: 'opaque: the nextCursor of the previous page, as returned; any other value is a 400' },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
   },
 } as const;

@@ -37,7 +37,10 @@ export async function readiness(s: Pick<Services, 'db' | 'temporal'>) {
 }
 
 /** Not ready is an error like any other (spec 7 envelope, decisions.md: 503 ServiceUnavailable); the message names each check's state. */
-const NotReady = ErrorBody;
+const readinessResponses = {
+  200: { description: 'ready', schema: ok(Readiness) },
+  503: { description: 'a dependency is down: the error envelope, its message naming each check (store ok|down, temporal ok|down|not_configured)', schema: ErrorBody },
+};
 
 function answerReadiness(ctx: { status: number }, data: Awaited<ReturnType<typeof readiness>>) {
   if (data.status === 'ready') return { success: true, data };
@@ -61,19 +64,15 @@ export function systemRoutes(s: Services, all: () => RouteDef[]): RouteDef[] {
       summary: 'Readiness: the store and Temporal answer (no key needed); while 503, send no traffic',
       description: 'Each check is bounded (Temporal: 2 s). `temporal` is `not_configured` in a process started without it.',
       access: 'public',
-      responses: { 200: { description: 'ready', schema: ok(Readiness) }, 503: { description: 'a dependency is down: the error envelope, its message naming each check (store ok|down, temporal ok|down|not_configured)', schema: NotReady } },
-      handler: async ({ ctx }) => {
-        return answerReadiness(ctx, await readiness(s));
-      },
+      responses: readinessResponses,
+      handler: async ({ ctx }) => answerReadiness(ctx, await readiness(s)),
     }),
     defineRoute({
       method: 'get', path: '/api/health', operationId: 'health', tag: 'System',
       summary: 'Readiness, as /api/health/ready (kept for existing probes)',
       access: 'public',
-      responses: { 200: { description: 'healthy', schema: ok(Readiness) }, 503: { description: 'a dependency is down: the error envelope, its message naming each check (store ok|down, temporal ok|down|not_configured)', schema: NotReady } },
-      handler: async ({ ctx }) => {
-        return answerReadiness(ctx, await readiness(s));
-      },
+      responses: readinessResponses,
+      handler: async ({ ctx }) => answerReadiness(ctx, await readiness(s)),
     }),
     defineRoute({
       method: 'get', path: '/api/openapi.json', operationId: 'openapi', tag: 'System',

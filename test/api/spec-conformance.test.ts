@@ -64,6 +64,15 @@ describe('2. Reminder agents resolve to their fixed template; systems agree with
     expect(h.repos.agents.get(h.agencyId, ok.body.data.id)!.capabilities).toEqual(['appointment_booking']);
   });
 
+  it("the document states the Reminder agent's fixed capabilities, as the catalog has them", async () => {
+    const { CreateAgentBody } = await import('../../schemas/agent.js');
+    const { fixedTemplateOf } = await import('../../server/catalog.js');
+    const fixed = fixedTemplateOf('appointment')!;
+    expect(CreateAgentBody.then.properties.capabilityIds.const).toEqual([...fixed.capabilityIds]);
+    expect(CreateAgentBody.then.properties.capabilityIds['x-error']).toContain(`fixed template ${fixed.id}`);
+    expect(AGENT_TYPE_CATALOG.filter((t) => 'template' in t).map((t) => t.id)).toEqual(['appointment']);
+  });
+
   it('for every agent type and template, the agent emits exactly what its campaign system lists', async () => {
     const checked: string[] = [];
     for (const type of AGENT_TYPE_CATALOG) {

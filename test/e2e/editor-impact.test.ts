@@ -8,31 +8,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import type { Ports } from '../../engine/ports.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { awaitRun, callEnded, postCallEvent } from '../helpers/events.js';
+import { bookingGate } from '../helpers/booking-gate.js';
 import { applyForm, newPage, openEditor, recordImpactReads, recordWrites, save, shot, storedWorkflow, waitSaved, wfPath } from './editor-page.js';
 
 let h: Harness;
 let browser: Browser;
-let release: () => void = () => {};
-const gate = new Promise<void>((r) => (release = r));
+const bookings = bookingGate(true);
+const release = bookings.release;
 
 beforeAll(async () => {
-  h = await createHarness({
-    temporal: true,
-    ports: (base): Ports => ({
-      ...base,
-      calendar: {
-        book: async (e, r) => {
-          await gate;
-          return base.calendar.book(e, r);
-        },
-      },
-    }),
-  });
+  h = await createHarness({ temporal: true, ports: bookings.ports });
   browser = await launchBrowser();
 });
 afterAll(async () => {

@@ -9,36 +9,23 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import type { Ports } from '../../engine/ports.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { awaitRun, callEnded, postCallEvent } from '../helpers/events.js';
+import { bookingGate } from '../helpers/booking-gate.js';
 import { newAgent, newPage, openEditor, shot, wfPath } from './editor-page.js';
 
 let h: Harness;
 let browser: Browser;
 let locationId: string;
-/** Bookings wait for this; `holdBookings` closes it, `release` opens it. */
-let gate: Promise<void> = Promise.resolve();
-let release: () => void = () => {};
-const holdBookings = () => {
-  gate = new Promise((r) => (release = r));
-};
+/** Bookings wait at this gate while it is held. */
+const bookings = bookingGate();
+const holdBookings = bookings.hold;
+const release = bookings.release;
 
 beforeAll(async () => {
-  h = await createHarness({
-    temporal: true,
-    ports: (base): Ports => ({
-      ...base,
-      calendar: {
-        book: async (e, r) => {
-          await gate;
-          return base.calendar.book(e, r);
-        },
-      },
-    }),
-  });
+  h = await createHarness({ temporal: true, ports: bookings.ports });
   browser = await launchBrowser();
   ({ locationId } = await createProjectAgentCampaign(h));
 });

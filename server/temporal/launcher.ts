@@ -66,8 +66,27 @@ export interface DevServerOptions {
   onLog?: (line: string) => void;
 }
 
-/** Starts `temporal server start-dev` on loopback and resolves once its frontend answers. */
+/**
+ * Starts `temporal server start-dev` on loopback and resolves once its frontend answers. On free
+ * ports chosen here, a server that exits while starting is started again (twice at most): a port
+ * found free can be taken by another process before the server binds it, and the dev server also
+ * binds ports of its own choosing.
+ */
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
+  const attempts = opts.port === undefined && typeof opts.uiPort !== 'number' ? 3 : 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts);
+    } catch (err) {
+      if (!(err instanceof DevServerExited) || attempt >= attempts) throw err;
+      opts.onLog?.(`temporal dev server exited while starting (attempt ${attempt} of ${attempts}); starting it again`);
+    }
+  }
+}
+
+class DevServerExited extends Error {}
+
+async function startOnce(opts: DevServerOptions): Promise<DevServer> {
   const cli = opts.cli ?? findTemporalCli();
   const port = opts.port ?? (await freePort());
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--namespace', 'default'];
@@ -83,9 +102,12 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
     uiUrl = `http://127.0.0.1:${uiPort}`;
   }
   const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The first lines say why it stopped (a Go panic's message); the last, where.
+  const head: string[] = [];
   const tail: string[] = [];
   const collect = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n').filter(Boolean)) {
+      if (head.length < 10) head.push(line);
       tail.push(line);
       if (tail.length > 50) tail.shift();
       opts.onLog?.(line);
@@ -99,7 +121,7 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   const address = `127.0.0.1:${port}`;
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
   for (;;) {
-    if (exited !== null) throw new Error(`temporal dev server exited with ${exited}:\n${tail.join('\n')}`);
+    if (exited !== null) throw new DevServerExited(`temporal dev server exited with ${exited}:\n${[...head, '...', ...tail].join('\n')}`);
     try {
       const conn = await Connection.connect({ address, connectTimeout: 1000 });
       try {

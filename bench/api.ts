@@ -1,61 +1,68 @@
 /**
- * API requests/s and p99 for the hot read and write paths, each beside a bare Koa JSON endpoint
- * on the same machine in the same run (what Node + Koa give with no auth, validation or store).
- * Load from autocannon on loopback, 10 connections, a few seconds per figure.
+ * API requests/s and latency of the hot read and write paths, each beside a bare Koa JSON endpoint
+ * (what Node + Koa give with no auth, validation, store or logging), in alternating rounds: after a
+ * warm-up of both, BENCH_ROUNDS rounds (5) each load ours and the bare endpoint for BENCH_SECONDS
+ * (2) s, in alternating order. The product runs as `npm start` runs it: request logs at info (into
+ * a file in the temp dir, where main writes them to stdout). Load: autocannon on a worker thread
+ * (the other core; the server's event loop has the main thread), 10 keep-alive connections;
+ * latencies kept at full resolution.
  */
 import Koa from 'koa';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
-import { emit } from './figures.js';
+import { alternate, paired } from './figures.js';
+import { load, type Load } from './support/load.js';
 import { seedCampaign, startInstance } from './support/instance.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-
-function load(opts: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: 10, duration: SECONDS, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
-  });
-}
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const log = (s: string) => process.stderr.write(`[api] ${s}\n`);
 
 async function bareKoa() {
   const app = new Koa();
   app.use((ctx) => {
     ctx.body = { success: true, data: { hello: 'world' } };
   });
-  const server = app.listen(0, '127.0.0.1');
+  const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const result = await load({ url });
-  server.close();
-  return result;
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 export async function run() {
-  const baseline = await bareKoa();
-  const inst = await startInstance({ temporal: false });
+  const bare = await bareKoa();
+  const inst = await startInstance({ temporal: false, requestLog: true });
   try {
     const ctx = await seedCampaign(inst);
     const wf = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`;
     await inst.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { nodes: [{ type: 'add-tag', config: { tags: ['a'] } }, { type: 'add-note', config: { body: 'n' } }] });
     // A stored call to read back by id.
     const doc = { callId: 'bench-call', date: '2026-11-22', dateTime: new Date().toISOString(), leadName: 'Ana', phoneNumber: '+15125550123', direction: 'outbound', status: 'ended', duration: 42, agent: 'Bench', callSummary: 's', projectName: 'p', cost: 0.1, agentType: 'appointment_booking', campaignId: ctx.campaignId, campaignName: 'c', disposition: { type: 'voicemail', label: 'Voicemail', color: '#8b5cf6' }, transcript: 't', fields: [], transcriptSource: 'live', contactId: 'ct' };
-    inst.repos.calls.insert(inst.agency.id, ctx.projectId, ctx.agentId, doc);
+    inst.repos.calls.insert(inst.agency.id, ctx.projectId, ctx.agentId, doc as never);
     const headers = { authorization: `Bearer ${inst.key}`, 'content-type': 'application/json' };
-    const against = 'bare Koa JSON endpoint';
-    const figures: [string, autocannon.Options][] = [
-      ['call_by_id', { url: `${inst.url}/api/call-history/by-call-id/bench-call`, headers }],
-      ['workflow_get', { url: `${inst.url}${wf}`, headers }],
-      // Appends grow the graph; a fresh agent per run keeps the figure comparable between runs.
-      ['workflow_append', { url: `${inst.url}${wf}/outcomes/CALLBACK/nodes`, method: 'POST', headers, body: JSON.stringify({ nodes: [{ type: 'add-tag', config: { tags: ['b'] } }] }) }],
+    const against = 'bare Koa JSON endpoint, same rounds';
+    // Appends grow the graph: each round appends to a fresh agent's workflow, so rounds compare.
+    const appendUrl = async () => {
+      const agent = await inst.api('POST', '/api/agent-builder/agents', { name: 'Append', agentType: 'outreach', locationId: ctx.locationId, capabilityIds: ['appointment_booking'] });
+      return `${inst.url}/api/agent-builder/agents/${agent.body.data.id}/campaign/workflow/outcomes/CALLBACK/nodes`;
+    };
+    const figures: [string, () => Promise<Parameters<typeof load>[0]>][] = [
+      ['call_by_id', async () => ({ url: `${inst.url}/api/call-history/by-call-id/bench-call`, headers, duration: SECONDS })],
+      ['workflow_get', async () => ({ url: `${inst.url}${wf}`, headers, duration: SECONDS })],
+      ['workflow_append', async () => ({ url: await appendUrl(), method: 'POST', headers, body: JSON.stringify({ nodes: [{ type: 'add-tag', config: { tags: ['b'] } }] }), duration: SECONDS })],
     ];
     for (const [name, opts] of figures) {
-      const r = await load(opts);
-      if (r.non2xx > 0) process.stderr.write(`[api] ${name}: ${r.non2xx} non-2xx responses\n`);
-      emit({ name: `api_${name}_rps`, value: r.requests.average, unit: 'req/s', baseline: baseline.requests.average, against });
-      emit({ name: `api_${name}_p99`, value: r.latency.p99, unit: 'ms', baseline: baseline.latency.p99, against });
+      const { ours, base } = await alternate<Load>({
+        ours: async () => load(await opts()),
+        base: async () => load({ url: bare.url, duration: SECONDS }),
+        onRound: (r, o, b) => log(`${name} round ${r + 1}: ${o.rps.toFixed(0)} req/s p99 ${o.p99.toFixed(2)} ms / bare ${b.rps.toFixed(0)} req/s p99 ${b.p99.toFixed(2)} ms${o.non2xx ? `; ${o.non2xx} non-2xx` : ''}`),
+      });
+      if (ours.some((o) => o.non2xx > 0)) log(`${name}: non-2xx responses: ${ours.map((o) => o.non2xx).join(', ')}`);
+      paired(`api_${name}_rps`, 'req/s', against, ours.map((o) => o.rps), base.map((b) => b.rps));
+      paired(`api_${name}_p50`, 'ms', against, ours.map((o) => o.p50), base.map((b) => b.p50));
+      paired(`api_${name}_p99`, 'ms', against, ours.map((o) => o.p99), base.map((b) => b.p99));
     }
   } finally {
     await inst.stop();
+    await bare.close();
   }
 }
 

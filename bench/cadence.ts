@@ -1,9 +1,11 @@
 /**
  * The power dialer on the embedded Temporal: leads enrolled per second through the API
- * (POST /api/power-dialer/leads: store + workflow start), against bare Temporal starts of the same
- * workflow; then the durable timers in flight (every lead sleeps until its first step, a day away).
+ * (POST /api/power-dialer/leads: store + workflow start), against bare Temporal client starts of
+ * the same workflow with the same input, in alternating rounds (a warm-up of both, then
+ * BENCH_ROUNDS (5) rounds of BENCH_CADENCE_LEADS (200) leads per side, 16 in flight); then the
+ * durable timers in flight (every lead sleeps until its first step, a day away).
  *
- *   npx tsx bench/cadence.ts              # BENCH_CADENCE_LEADS=1000 BENCH_CONCURRENCY=16
+ *   npx tsx bench/cadence.ts              # BENCH_CADENCE_LEADS=200 BENCH_CONCURRENCY=16
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,7 +24,8 @@ import { SCOPES } from '../server/store/api-keys.js';
 import { connectTemporal } from '../server/temporal/client.js';
 import { startDevServer } from '../server/temporal/launcher.js';
 import { bundleWorkflows } from '../server/temporal/worker.js';
-import { emit } from './figures.js';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { alternate, emit, paired, peakRssMb } from './figures.js';
 
 /** Runs `fn` over 0..n-1 with `concurrency` in flight; resolves with the wall time in ms. */
 async function pool(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<number> {
@@ -37,7 +40,12 @@ async function pool(n: number, concurrency: number, fn: (i: number) => Promise<v
 }
 
 export async function run(): Promise<void> {
-  const n = Number(process.env.BENCH_CADENCE_LEADS || 1000);
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    /* installed */
+  }
+  const n = Number(process.env.BENCH_CADENCE_LEADS || 200);
   const concurrency = Number(process.env.BENCH_CONCURRENCY || 16);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-cadence-'));
   process.stderr.write('[cadence] starting the embedded Temporal dev server and a worker...\n');
@@ -67,34 +75,44 @@ export async function run(): Promise<void> {
     const agent = repos.agents.insert({ agencyId, projectId: project.id, locationId: project.locationId, name: 'a', agentType: 'outreach', capabilities: [], campaignId: null, postCallFields: [] } as never);
     const cadence = repos.cadences.insert({ agencyId, name: 'daily', steps: [{ delayMinutes: 1440 }, { delayMinutes: 1440 }] });
     const campaign = repos.campaigns.insert({ agencyId, projectId: project.id, agentId: agent.id, name: 'Bench', activeTags: ['new-lead'], inactiveTags: [], dialing: 'pd', agentType: null, fromNumbers: [], active: true, config: { cadenceId: cadence.id } });
-    const contacts = Array.from({ length: n }, (_, i) =>
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 5) + 1;
+    const contacts = Array.from({ length: n * rounds + 1 }, (_, i) =>
       repos.crm.createContact(agencyId, { locationId: project.locationId, firstName: `Lead${i}`, phone: `+1512${String(3_000_000 + i).padStart(7, '0')}`, tags: ['new-lead'] }).id,
     );
-
-    process.stderr.write(`[cadence] enrolling ${n} leads through the API, ${concurrency} at a time...\n`);
-    const ms = await pool(n, concurrency, async (i) => {
+    const enrolOne = async (contactId: string) => {
       const res = await fetch(`${url}/api/power-dialer/leads`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ campaignId: campaign.id, contactId: contacts[i] }),
+        body: JSON.stringify({ campaignId: campaign.id, contactId }),
       });
-      if (res.status !== 200) throw new Error(`enrol ${i}: ${res.status} ${await res.text()}`);
-    });
-
-    // Let the worker finish the first task of every lead (its first mirror touches the row), so the
-    // baseline does not run against that backlog.
-    const mirrored = db.prepare('SELECT count(*) FROM leads WHERE updated_at > created_at').pluck();
-    for (const until = Date.now() + 60_000; (mirrored.get() as number) < n && Date.now() < until; ) await new Promise((r) => setTimeout(r, 200));
-
-    // Baseline: the same workflow, the same kind of input, started straight on the Temporal client.
-    const sample = repos.leads.inCampaign(agencyId, campaign.id, contacts[0]!)!;
+      if (res.status !== 200) throw new Error(`enrol ${contactId}: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    };
+    // The baseline's input: the workflow input the API gave a first lead, enrolled before the rounds.
+    const first = contacts.pop()!;
+    await enrolOne(first);
+    const sample = repos.leads.inCampaign(agencyId, campaign.id, first)!;
     const history = await temporal.client.workflow.getHandle(`lead:${sample.id}`).fetchHistory();
     const { defaultPayloadConverter } = await import('@temporalio/common');
     const input = defaultPayloadConverter.fromPayload(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!) as LeadCadenceInput;
-    const bareMs = await pool(n, concurrency, async (i) => {
-      await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `bare:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `bare_${i}` }] });
+
+    let next = 0;
+    let bare = 0;
+    process.stderr.write(`[cadence] ${rounds - 1} rounds after a warm-up: ${n} leads through the API / ${n} bare starts, ${concurrency} at a time\n`);
+    const { ours, base } = await alternate({
+      ours: async () => n / ((await pool(n, concurrency, () => enrolOne(contacts[next++]!))) / 1000),
+      base: async () =>
+        n /
+        ((await pool(n, concurrency, async () => {
+          const i = bare++;
+          await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `bare:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `bare_${i}` }] });
+        })) /
+          1000),
+      onRound: (r, o, b) => process.stderr.write(`[cadence] round ${r + 1}: ${o.toFixed(0)} leads/s through the API / ${b.toFixed(0)} bare starts/s\n`),
     });
-    emit({ name: 'cadence.enrol', value: n / (ms / 1000), unit: 'leads/s', baseline: n / (bareMs / 1000), against: `bare Temporal client starts of the same workflow, ${concurrency} concurrent, ${n} each` });
+    const temporalRssMb = peakRssMb(dev.process.pid!);
+    paired('cadence.enrol', 'leads/s', `bare Temporal client starts of the same workflow and input, ${concurrency} concurrent, ${n} per side per round`, ours, base, { temporalRssMb });
+    const total = 1 + next + bare;
 
     // Every lead's workflow now sleeps on a durable timer until its first step.
     const query = `WorkflowType="${LEAD_CADENCE_WORKFLOW}" AND ExecutionStatus="Running"`;
@@ -102,10 +120,10 @@ export async function run(): Promise<void> {
     let inFlight = 0;
     while (Date.now() < deadline) {
       inFlight = (await temporal.client.workflow.count(query)).count;
-      if (inFlight >= 2 * n) break;
+      if (inFlight >= total) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    emit({ name: 'cadence.timers-in-flight', value: inFlight, unit: 'workflows', baseline: 2 * n, against: 'lead workflows started (API + bare), each asleep until its first step' });
+    emit({ name: 'cadence.timers-in-flight', value: inFlight, unit: 'workflows', baseline: total, against: 'lead workflows started (API + bare), each asleep until its first step', temporalRssMb: peakRssMb(dev.process.pid!) });
   } finally {
     await new Promise<void>((r) => server.close(() => r()));
     worker.shutdown();

@@ -2,7 +2,7 @@
  * Lead lists at 1,000,000 leads (spec 4.7): p50 / p99 of one page (count + rows, as the route
  * runs it) through the repository, against the same SQL as a raw better-sqlite3 statement.
  *
- *   npx tsx bench/lead-list.ts            # BENCH_LEADS=1000000 BENCH_ITERATIONS=200
+ *   npx tsx bench/lead-list.ts            # BENCH_LEADS=1000000 BENCH_ITERATIONS=100 (per side per round)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +12,7 @@ import { createRepos } from '../server/services.js';
 import { openDb, type Db } from '../server/store/db.js';
 import { leadListSql, type LeadPageQuery, type LeadRecord } from '../server/store/leads.js';
 import type { LeadCallStatus } from '../schemas/cadence.js';
-import { emit, percentile } from './figures.js';
+import { alternate, emit, median, percentile, spreadOf } from './figures.js';
 
 const FIRST = ['ana', 'bo', 'cy', 'dana', 'eli', 'fay', 'gus', 'hana', 'ivo', 'jo', 'kai', 'lea', 'max', 'nia', 'olu', 'pia', 'quin', 'ravi', 'sam', 'tess'];
 const LAST = ['garcia', 'smith', 'nguyen', 'kim', 'lopez', 'brown', 'okafor', 'patel', 'rossi', 'novak', 'silva', 'khan', 'meyer', 'diaz', 'sato', 'haddad', 'ivanova', 'murphy', 'chen', 'adeyemi'];
@@ -97,31 +97,37 @@ function build(count: number): World {
   return { db, dir, agencyId, campaignIds: campaigns.map((c) => c.id), insertMs };
 }
 
-/** Times two implementations of the same work, interleaved, so both see the same cache and load. */
-function timePair(iterations: number, ours: (i: number) => unknown, raw: (i: number) => unknown) {
-  for (let i = 0; i < 3; i++) {
-    ours(i);
-    raw(i);
-  }
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    for (const [fn, into] of (i % 2 === 0 ? [[ours, a], [raw, b]] : [[raw, b], [ours, a]]) as [(i: number) => unknown, number[]][]) {
+/**
+ * Times two implementations of the same work in alternating rounds (bench/figures.ts `alternate`):
+ * after a warm-up, ROUNDS rounds of `perRound` calls of each, the order alternating from round to
+ * round, so both see the same cache and load. Returns every call's time per round and side.
+ */
+async function timePair(perRound: number, ours: (i: number) => unknown, raw: (i: number) => unknown) {
+  const side = (fn: (i: number) => unknown) => async () => {
+    const xs: number[] = [];
+    for (let i = 0; i < perRound; i++) {
       const t = performance.now();
       fn(i);
-      into.push(performance.now() - t);
+      xs.push(performance.now() - t);
     }
-  }
-  const stats = (xs: number[]) => {
-    xs.sort((x, y) => x - y);
-    return { p50: percentile(xs, 50), p99: percentile(xs, 99) };
+    return xs;
   };
-  return { ours: stats(a), raw: stats(b) };
+  return alternate({ ours: side(ours), base: side(raw) });
+}
+
+const pct = (xs: number[], q: number) => percentile([...xs].sort((a, b) => a - b), q);
+
+/** p50 and p99 over every round's calls; ratio = median of the per-round ratios. */
+function emitPair(name: string, against: string, ours: number[][], base: number[][], plan: string) {
+  for (const q of [50, 99]) {
+    const ratios = ours.map((o, i) => pct(o, q) / pct(base[i]!, q));
+    emit({ name: `${name}.p${q}`, value: pct(ours.flat(), q), unit: 'ms', baseline: pct(base.flat(), q), against: `${against}; percentile over all rounds' calls`, ratio: median(ratios), spread: spreadOf(ratios), rounds: ours.length, plan });
+  }
 }
 
 export async function run(): Promise<void> {
   const count = Number(process.env.BENCH_LEADS || 1_000_000);
-  const iterations = Number(process.env.BENCH_ITERATIONS || 200);
+  const perRound = Number(process.env.BENCH_ITERATIONS || 100);
   process.stderr.write(`[lead-list] inserting ${count} leads in one transaction...\n`);
   const world = build(count);
   process.stderr.write(`[lead-list] inserted in ${(world.insertMs / 1000).toFixed(1)} s\n`);
@@ -156,13 +162,14 @@ export async function run(): Promise<void> {
     const { from, where } = leadListSql(q0);
     const explain = (sql: string) =>
       world.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ ...leadListSql(q0).params, limit, offset: 0 }).map((r) => (r as { detail: string }).detail).join(' | ');
-    process.stderr.write(`[lead-list] ${shape.name}: count: ${explain(`SELECT count(*) FROM ${from} WHERE ${where}`)}; page: ${explain(`SELECT * FROM ${from} WHERE ${where} ORDER BY created_at, id LIMIT @limit OFFSET @offset`)}\n`);
+    const plan = `count: ${explain(`SELECT count(*) FROM ${from} WHERE ${where}`)} ; page: ${explain(`SELECT * FROM ${from} WHERE ${where} ORDER BY created_at, id LIMIT @limit OFFSET @offset`)}`;
+    process.stderr.write(`[lead-list] ${shape.name}: ${plan}\n`);
     // The baseline: the same SQL as raw statements, prepared once, rows left as they come.
     const rawCount = world.db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${where}`).pluck();
     const rawPage = world.db.prepare(`SELECT * FROM ${from} WHERE ${where} ORDER BY created_at, id LIMIT @limit OFFSET @offset`);
-    const iters = shape.name === 'page-search' ? Math.max(20, Math.floor(iterations / 4)) : iterations;
-    const { ours, raw } = timePair(
-      iters,
+    const n = shape.name === 'page-search' ? Math.max(20, Math.floor(perRound / 4)) : perRound;
+    const { ours, base } = await timePair(
+      n,
       (i) => repos.leads.page(shape.query(i)),
       (i) => {
         const q = shape.query(i);
@@ -172,9 +179,7 @@ export async function run(): Promise<void> {
       },
     );
     const total = repos.leads.page(q0).total;
-    const against = `raw better-sqlite3 statements, same SQL (count + page of ${limit}); ${total} matching leads`;
-    emit({ name: `lead-list.${shape.name}.p50`, value: ours.p50, unit: 'ms', baseline: raw.p50, against });
-    emit({ name: `lead-list.${shape.name}.p99`, value: ours.p99, unit: 'ms', baseline: raw.p99, against });
+    emitPair(`lead-list.${shape.name}`, `raw better-sqlite3 statements, same SQL (count + page of ${limit}), ${n} calls per side per round; ${total} matching leads`, ours, base, plan);
   }
   world.db.close();
   fs.rmSync(world.dir, { recursive: true, force: true });

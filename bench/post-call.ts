@@ -1,19 +1,37 @@
 /**
- * Post-call throughput and latency: N signed `call.ended` events with a three-action chain pushed
- * through the HTTP API against the embedded Temporal dev server, measured from "event accepted"
- * (the 202) to "last action done" (the run's result). Baseline: the same three steps as a plain
- * Temporal workflow with no-op activities, started directly, in the same run.
+ * The post-call path on the embedded Temporal dev server, from "event accepted" (the 202 of a
+ * signed `call.ended` through the HTTP API) to "last action done" (the run's result), with a
+ * three-action chain. Baseline: the same three steps as a plain Temporal workflow with no-op
+ * activities, started straight on the client, on the same server, in the same rounds.
+ *
+ * - throughput at saturation: BENCH_CALLS (100) calls per side per round, BENCH_CONCURRENCY (20)
+ *   in flight (closed loop);
+ * - latency at a fixed offered load (open loop: arrivals every 1/rate s whether or not earlier
+ *   ones are done), BENCH_RATES (5,10,20) calls/s, BENCH_RATE_SECONDS (3) s of arrivals per side
+ *   per round; p50/p95/p99 over every round's calls, ratio = median of the per-round ratios;
+ * - where the time goes at 10 calls/s: each run's history split into workflow-task queue wait and
+ *   run, activity queue wait and run, and the rest, ours beside the baseline's.
+ *
+ * Every comparison: a warm-up of both sides, then BENCH_ROUNDS (5) rounds in alternating order.
+ * `temporalRssMb` is the dev server's peak RSS, `rssMb` this process's (API + worker + load).
  */
-import { postCallWorkflowId } from '../engine/workflows/post-call-types.js';
 import path from 'node:path';
-import { Worker } from '@temporalio/worker';
+import { Worker, NativeConnection } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+import { postCallWorkflowId } from '../engine/workflows/post-call-types.js';
 import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../server/routes/events.js';
-import { emit, percentile } from './figures.js';
-import { seedCampaign, startInstance } from './support/instance.js';
+import { alternate, emit, median, paired, peakRssMb, percentile, spreadOf } from './figures.js';
+import { seedCampaign, startInstance, type Instance } from './support/instance.js';
 
-const N = Number(process.env.BENCH_CALLS ?? 200);
+const N = Number(process.env.BENCH_CALLS ?? 100);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const RATES = (process.env.BENCH_RATES ?? '5,10,20').split(',').map(Number);
+const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 3);
+const AGAINST = 'plain Temporal workflow, 3 no-op activities, same server, same rounds';
+const log = (s: string) => process.stderr.write(`[post-call] ${s}\n`);
 
+/** Runs `fn` over the items with `width` in flight. */
 async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>) {
   let i = 0;
   await Promise.all(Array.from({ length: width }, async () => {
@@ -21,8 +39,30 @@ async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>
   }));
 }
 
+/** Open loop: call `fire` at `rate` per second for `seconds`, never waiting for earlier calls; resolves with every call's result. */
+async function offered<T>(rate: number, seconds: number, fire: (i: number) => Promise<T>): Promise<T[]> {
+  const n = Math.round(rate * seconds);
+  const t0 = performance.now();
+  const all: Promise<T>[] = [];
+  for (let i = 0; i < n; i++) {
+    const due = t0 + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    all.push(fire(i));
+  }
+  return Promise.all(all);
+}
+
+/** One call's figures: seconds from accepted to done, from sent to accepted, and its workflow id. */
+interface Run {
+  latency: number;
+  accept: number;
+  workflowId: string;
+}
+
 export async function run() {
   const inst = await startInstance({ temporal: true });
+  const baselineSide = await startBaseline(inst.address);
   try {
     const ctx = await seedCampaign(inst);
     const contact = inst.repos.crm.createContact(inst.agency.id, { locationId: ctx.locationId, firstName: 'Ana', phone: '+15125550123' });
@@ -34,46 +74,72 @@ export async function run() {
         { type: 'add-note', config: { body: 'Left a voicemail: {{call.callSummary}}' } },
       ],
     });
+    let seq = 0;
+    const ours = (tag: string) => async (): Promise<Run> => oneCall(inst, ctx.campaignId, contact.id, `bench-${tag}-${process.pid}-${seq++}`);
+    const base = (tag: string) => async (): Promise<Run> => baselineSide.one(`baseline-${tag}-${process.pid}-${seq++}`);
 
-    // Warm-up: the first runs pay for worker caches and connections.
-    await drive(inst, ctx.campaignId, contact.id, 10, 'warm');
-    const ours = await drive(inst, ctx.campaignId, contact.id, N, 'run');
+    // Saturation: closed loop, N per side per round.
+    const saturate = async (fire: () => Promise<Run>) => {
+      const started = performance.now();
+      const runs: Run[] = [];
+      await pool(Array.from({ length: N }), CONCURRENCY, async () => void runs.push(await fire()));
+      return { perSecond: N / ((performance.now() - started) / 1000), runs };
+    };
+    const sat = await alternate({
+      ours: () => saturate(ours('sat')),
+      base: () => saturate(base('sat')),
+      onRound: (r, o, b) => log(`saturation round ${r + 1}: ${o.perSecond.toFixed(1)} calls/s / baseline ${b.perSecond.toFixed(1)}`),
+    });
+    const mem = () => ({ temporalRssMb: inst.temporalPid ? peakRssMb(inst.temporalPid) : undefined });
+    paired('post_call_throughput', 'calls/s', `${AGAINST}; ${N} calls per side per round, ${CONCURRENCY} in flight`, sat.ours.map((x) => x.perSecond), sat.base.map((x) => x.perSecond), mem());
+    pooled('post_call_latency', 'saturation', sat.ours.map((x) => x.runs.map((r) => r.latency)), sat.base.map((x) => x.runs.map((r) => r.latency)), mem());
 
-    const baseline = await baselineRun(inst.address);
-    emit({ name: 'post_call_throughput', value: ours.perSecond, unit: 'calls/s', baseline: baseline.perSecond, against: 'plain Temporal workflow, 3 no-op activities' });
-    for (const p of [50, 95, 99]) {
-      emit({ name: `post_call_latency_p${p}`, value: percentile(ours.latencies, p), unit: 's', baseline: percentile(baseline.latencies, p), against: 'plain Temporal workflow, 3 no-op activities' });
+    // Fixed offered load: open loop.
+    for (const rate of RATES) {
+      const lat = await alternate({
+        ours: () => offered(rate, RATE_SECONDS, ours(`r${rate}`)),
+        base: () => offered(rate, RATE_SECONDS, base(`r${rate}`)),
+        onRound: (r, o, b) => log(`${rate} calls/s round ${r + 1}: p50 ${p(o.map((x) => x.latency), 50).toFixed(3)} s / baseline ${p(b.map((x) => x.latency), 50).toFixed(3)} s`),
+      });
+      pooled('post_call_latency', `${rate}_per_s`, lat.ours.map((x) => x.map((r) => r.latency)), lat.base.map((x) => x.map((r) => r.latency)), mem(), `${rate} calls/s offered (open loop), ${RATE_SECONDS} s of arrivals per side per round`);
+      pooled('post_call_accept', `${rate}_per_s`, lat.ours.map((x) => x.map((r) => r.accept)), lat.base.map((x) => x.map((r) => r.accept)), mem(), `event sent -> 202 (ours) against the bare start call (baseline), ${rate} calls/s offered`, [50, 99]);
+      if (rate === 10 || rate === RATES[0]) await breakdown(inst, lat.ours.flat().slice(-40), lat.base.flat().slice(-40), rate);
     }
   } finally {
+    await baselineSide.stop();
     await inst.stop();
   }
 }
 
-async function drive(inst: Awaited<ReturnType<typeof startInstance>>, campaignId: string, contactId: string, n: number, tag: string) {
-  const latencies: number[] = [];
-  const ids = Array.from({ length: n }, (_, i) => `bench-${tag}-${Date.now()}-${i}`);
-  const started = performance.now();
-  await pool(ids, CONCURRENCY, async (callId) => {
-    const raw = JSON.stringify({ type: 'call.ended', call: { callId, campaignId, contactId, phoneNumber: '+15125550123', disposition: 'VOICEMAIL', dateTime: new Date().toISOString(), callSummary: 'no answer' } });
-    const res = await fetch(`${inst.url}/api/events/calls`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [AGENCY_HEADER]: inst.agency.id, [SIGNATURE_HEADER]: signPayload(inst.agency.signingSecret, raw) },
-      body: raw,
-    });
-    if (res.status !== 202) throw new Error(`event refused: ${res.status} ${await res.text()}`);
-    const accepted = performance.now();
-    const result = (await inst.temporal!.client.workflow.getHandle(postCallWorkflowId(inst.agency.id, callId)).result()) as { status: string };
-    if (result.status !== 'succeeded') throw new Error(`run failed: ${JSON.stringify(result)}`);
-    latencies.push((performance.now() - accepted) / 1000);
-  });
-  const seconds = (performance.now() - started) / 1000;
-  process.stderr.write(`[post-call] ${tag}: ${n} calls in ${seconds.toFixed(1)} s\n`);
-  return { perSecond: n / seconds, latencies: latencies.sort((a, b) => a - b) };
+const p = (xs: number[], q: number) => percentile([...xs].sort((a, b) => a - b), q);
+
+/** Percentiles over every round's samples; ratio = median of the per-round ratios of that percentile. */
+function pooled(name: string, suffix: string, ours: number[][], base: number[][], extra: object, against = 'at saturation (closed loop)', ps = [50, 95, 99]) {
+  for (const q of ps) {
+    const ratios = ours.map((o, i) => p(o, q) / p(base[i]!, q));
+    emit({ name: `${name}_p${q}.${suffix}`, value: p(ours.flat(), q), unit: 's', baseline: p(base.flat(), q), against: `${AGAINST}; ${against}; percentile over all rounds' calls`, ratio: median(ratios), spread: spreadOf(ratios), rounds: ours.length, ...extra });
+  }
 }
 
-async function baselineRun(address: string) {
-  const { NativeConnection } = await import('@temporalio/worker');
-  const { Client, Connection } = await import('@temporalio/client');
+async function oneCall(inst: Instance, campaignId: string, contactId: string, callId: string): Promise<Run> {
+  const raw = JSON.stringify({ type: 'call.ended', call: { callId, campaignId, contactId, phoneNumber: '+15125550123', disposition: 'VOICEMAIL', dateTime: new Date().toISOString(), callSummary: 'no answer' } });
+  const sent = performance.now();
+  const res = await fetch(`${inst.url}/api/events/calls`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [AGENCY_HEADER]: inst.agency.id, [SIGNATURE_HEADER]: signPayload(inst.agency.signingSecret, raw) },
+    body: raw,
+  });
+  if (res.status !== 202) throw new Error(`event refused: ${res.status} ${await res.text()}`);
+  await res.arrayBuffer();
+  const accepted = performance.now();
+  const workflowId = postCallWorkflowId(inst.agency.id, callId);
+  const result = (await inst.temporal!.client.workflow.getHandle(workflowId).result()) as { status: string };
+  if (result.status !== 'succeeded') throw new Error(`run failed: ${JSON.stringify(result)}`);
+  return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
+}
+
+/** The baseline's own worker (task queue `baseline`) and client, on the same dev server. */
+async function startBaseline(address: string) {
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
     connection,
@@ -82,22 +148,74 @@ async function baselineRun(address: string) {
     activities: { noop: async (step: number) => step },
   });
   const running = worker.run();
+  const { Connection } = await import('@temporalio/client');
   const client = new Client({ connection: await Connection.connect({ address }) });
-  const latencies: number[] = [];
-  const ids = Array.from({ length: N }, (_, i) => `baseline-${Date.now()}-${i}`);
-  const started = performance.now();
-  await pool(ids, CONCURRENCY, async (workflowId) => {
-    const handle = await client.workflow.start('baselineChain', { taskQueue: 'baseline', workflowId });
-    const accepted = performance.now();
-    await handle.result();
-    latencies.push((performance.now() - accepted) / 1000);
-  });
-  const seconds = (performance.now() - started) / 1000;
-  worker.shutdown();
-  await running;
-  await client.connection.close();
-  await connection.close();
-  return { perSecond: N / seconds, latencies: latencies.sort((a, b) => a - b) };
+  return {
+    client,
+    async one(workflowId: string): Promise<Run> {
+      const sent = performance.now();
+      const handle = await client.workflow.start('baselineChain', { taskQueue: 'baseline', workflowId });
+      const accepted = performance.now();
+      await handle.result();
+      return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
+    },
+    async stop() {
+      worker.shutdown();
+      await running;
+      await client.connection.close();
+      await connection.close();
+    },
+  };
+}
+
+type Event = temporal.api.history.v1.IHistoryEvent;
+const ms = (e: Event) => Number(e.eventTime!.seconds) * 1000 + Math.round((e.eventTime!.nanos ?? 0) / 1e6);
+
+/** One run's history split into phases (ms). */
+function phases(events: Event[]) {
+  const T = (t: string) => `EVENT_TYPE_${t}`;
+  const type = (e: Event) => String(e.eventType);
+  const byId = new Map(events.map((e) => [Number(e.eventId), e]));
+  const out = { total: 0, wftQueue: 0, wftRun: 0, activityQueue: 0, activityRun: 0, workflowTasks: 0, activities: 0, localActivities: 0 };
+  out.total = ms(events.at(-1)!) - ms(events[0]!);
+  for (const e of events) {
+    const t = type(e);
+    const sched = (id: unknown) => byId.get(Number(id));
+    if (t === T('WORKFLOW_TASK_STARTED') || t === 'WorkflowTaskStarted' || e.workflowTaskStartedEventAttributes) {
+      const s = sched(e.workflowTaskStartedEventAttributes?.scheduledEventId);
+      if (s) out.wftQueue += ms(e) - ms(s);
+      out.workflowTasks++;
+    } else if (e.workflowTaskCompletedEventAttributes) {
+      const s = sched(e.workflowTaskCompletedEventAttributes.startedEventId);
+      if (s) out.wftRun += ms(e) - ms(s);
+    } else if (e.activityTaskStartedEventAttributes) {
+      const s = sched(e.activityTaskStartedEventAttributes.scheduledEventId);
+      if (s) out.activityQueue += ms(e) - ms(s);
+      out.activities++;
+    } else if (e.activityTaskCompletedEventAttributes) {
+      const s = sched(e.activityTaskCompletedEventAttributes.startedEventId);
+      if (s) out.activityRun += ms(e) - ms(s);
+    } else if (e.markerRecordedEventAttributes) out.localActivities++;
+  }
+  return out;
+}
+
+/** Where the time of the last runs at `rate` went, ours beside the baseline's: medians over the runs, emitted as figures. */
+async function breakdown(inst: Instance, ours: Run[], base: Run[], rate: number) {
+  const client = inst.temporal!.client;
+  const of = async (runs: Run[]) => Promise.all(runs.map(async (r) => phases((await client.workflow.getHandle(r.workflowId).fetchHistory()).events ?? [])));
+  const [o, b] = [await of(ours), await of(base)];
+  const med = (xs: ReturnType<typeof phases>[], k: keyof ReturnType<typeof phases>) => median(xs.map((x) => x[k]));
+  const keys = ['total', 'wftQueue', 'wftRun', 'activityQueue', 'activityRun'] as const;
+  const rest = (xs: ReturnType<typeof phases>[]) => median(xs.map((x) => x.total - x.wftQueue - x.wftRun - x.activityQueue - x.activityRun));
+  log(
+    `where the time goes at ${rate} calls/s (median ms per run, ours / baseline): ` +
+      keys.map((k) => `${k} ${med(o, k).toFixed(0)} / ${med(b, k).toFixed(0)}`).join(', ') +
+      `, rest ${rest(o).toFixed(0)} / ${rest(b).toFixed(0)}; per run: ${med(o, 'workflowTasks')} workflow tasks, ${med(o, 'activities')} activities, ${med(o, 'localActivities')} local activities (baseline ${med(b, 'workflowTasks')} / ${med(b, 'activities')} / ${med(b, 'localActivities')})`,
+  );
+  for (const k of keys) {
+    emit({ name: `post_call_history_ms.${k}.${rate}_per_s`, value: med(o, k), unit: 'ms', baseline: med(b, k), against: `${AGAINST}; from the runs' histories (server event times), median over the last ${o.length} runs at ${rate} calls/s`, ratio: med(b, k) ? med(o, k) / med(b, k) : null });
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -1,4 +1,4 @@
-import pino, { type Logger, type LoggerOptions } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 
 export type LogFormat = 'pretty' | 'json';
@@ -15,7 +15,7 @@ export function logFormatFor(stream: { isTTY?: boolean }, configured?: LogFormat
  * Structured logs. Authorization headers, keys, tokens and secrets are redacted wherever they
  * appear in a logged object; vendor adapters also scrub credentials from error messages.
  */
-export function createLogger(level: string, destination?: NodeJS.WritableStream & { isTTY?: boolean }, format?: LogFormat): Logger {
+export function createLogger(level: string, destination?: (NodeJS.WritableStream | DestinationStream) & { isTTY?: boolean }, format?: LogFormat): Logger {
   const secrets = ['authorization', 'secret', 'signingSecret', 'apiKey', 'token', 'authToken', 'accessToken', 'refreshToken', 'credentials', 'serverSecret', 'clientSecret'];
   const options: LoggerOptions = {
     level,

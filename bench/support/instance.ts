@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import pino from 'pino';
 import { createApp, listen } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
@@ -20,22 +21,29 @@ try {
   /* installed */
 }
 
-/** The product as `npm start` runs it (embedded Temporal, in-process worker), on a temp store. */
-export async function startInstance(opts: { temporal?: boolean } = {}) {
+/**
+ * The product as `npm start` runs it (embedded Temporal, in-process worker), on a temp store.
+ * `requestLog`: log at info as main does (one line per request), into a file in the temp dir
+ * through the same kind of pino destination main's stdout gets; otherwise silent.
+ */
+export async function startInstance(opts: { temporal?: boolean; requestLog?: boolean } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
   const db = openDb(path.join(dir, 'app.db'));
   const repos = createRepos(db);
-  const config = { ...loadConfig({}), dataDir: dir, logLevel: 'silent', rateLimitPoints: 10_000_000, defaultPlanLimit: 1000 };
-  const logger = createLogger('silent');
+  const level = opts.requestLog ? 'info' : 'silent';
+  const config = { ...loadConfig({}), dataDir: dir, logLevel: level, rateLimitPoints: 10_000_000, defaultPlanLimit: 1000 };
+  const logger = opts.requestLog ? createLogger(level, pino.destination({ dest: path.join(dir, 'app.log') })) : createLogger('silent');
   const providers = composeProviders(config, db, repos, logger);
   const ports = providers.ports;
   let url = '';
   const stops: (() => Promise<void>)[] = [];
   let temporal = null;
   let address = '';
+  let temporalPid: number | undefined;
   if (opts.temporal) {
     const dev = await startDevServer({ uiPort: null });
     address = dev.address;
+    temporalPid = dev.process.pid;
     stops.push(() => dev.stop());
     temporal = await connectTemporal(address, 'default', config.taskQueue);
     const voice = composeVoice(config, db, repos, logger, () => url, providers.credentials);
@@ -56,7 +64,7 @@ export async function startInstance(opts: { temporal?: boolean } = {}) {
   const agency = repos.agencies.ensure('bench', 'Bench', 1000);
   const key = repos.apiKeys.create({ agencyId: agency.id, name: 'bench', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] }).secret;
   return {
-    url, key, agency, services, repos, db, address, temporal,
+    url, key, agency, services, repos, db, address, temporal, temporalPid, config,
     api: async (method: string, p: string, body?: unknown) => {
       const res = await fetch(url + p, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: res.status, body: (await res.json()) as any };

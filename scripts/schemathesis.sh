@@ -89,11 +89,15 @@ seed=()
 #     node's type), checked against the graph, in the message a 400 names;
 #   appendWorkflowNodes, switchWorkflowOutcome (and their project-scoped twins), startWorkflowTestRun:
 #     an outcome the agent's capabilities can never emit is a 400 (spec 4.12), whatever its spelling;
-#   receiveVapiServerMessage: Vapi's body is open, and a "__proto__" key anywhere in a JSON body is
-#     refused by the parser (prototype poisoning) before anything else.
+#   updateAgent: a Reminder agent's capabilities are fixed by its stored type;
+#   receiveVapiServerMessage, createCampaign, updateCampaign, updateProject, enrolLead, updateAgency:
+#     bodies with open objects (Vapi's message, campaign config, project extras, contact fields, the
+#     outcome map), and a "__proto__" key anywhere in a JSON body is refused by the parser
+#     (prototype poisoning) before anything else.
 unstated=(connectProject reconnectProject putTwilioCredentials putVapiCredentials createApiKey listCalls
   replaceWorkflow replaceWorkflowProjectScoped patchWorkflow patchWorkflowProjectScoped previewWorkflowImpact receiveVapiServerMessage
-  appendWorkflowNodes appendWorkflowNodesProjectScoped switchWorkflowOutcome switchWorkflowOutcomeProjectScoped startWorkflowTestRun)
+  appendWorkflowNodes appendWorkflowNodesProjectScoped switchWorkflowOutcome switchWorkflowOutcomeProjectScoped startWorkflowTestRun
+  updateAgent createCampaign updateCampaign updateProject enrolLead updateAgency)
 excluded="${SCHEMATHESIS_EXCLUDE-}"
 exclude=()
 [[ -n "$excluded" ]] && exclude=(--exclude-checks "$excluded")

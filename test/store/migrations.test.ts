@@ -23,10 +23,22 @@ const OLD_RUN = 'post-call:call_fixture';
 const AGENT = 'agt_mOreTiAZ9j3dWg';
 
 let h: Harness;
+let copyDir: string;
 beforeAll(async () => {
-  h = await createHarness({ temporal: true, fromDb: FIXTURE });
+  // The fixture's Idempotency-Key was stored on the day it was made; replays last 24 hours, so the
+  // copy dates it to now: the upgrade happens right after the request, whenever the test runs.
+  copyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-schema-3-'));
+  const copy = path.join(copyDir, 'schema-3.db');
+  fs.copyFileSync(FIXTURE, copy);
+  const db = new Database(copy);
+  db.prepare('UPDATE idempotency_keys SET created_at = ?').run(new Date().toISOString());
+  db.close();
+  h = await createHarness({ temporal: true, fromDb: copy });
 });
-afterAll(async () => h?.close());
+afterAll(async () => {
+  await h?.close();
+  fs.rmSync(copyDir, { recursive: true, force: true });
+});
 
 describe('a schema-3 database', () => {
   it('migrates to the current schema with every row kept', () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { registerLeadSearch } from './lead-search.js';
 import { migrations } from './migrations/index.js';
 
 export type Db = Database.Database;
@@ -22,6 +23,8 @@ export function openDb(file: string): Db {
 }
 
 export function migrate(db: Db): void {
+  // The lead-list triggers (migration 010) call it: registered before any step can need it.
+  registerLeadSearch(db);
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
     throw new Error(

@@ -2,6 +2,7 @@ import type { LeadCallStatus } from '../../schemas/cadence.js';
 import type { Db } from './db.js';
 import { parseJson } from './db.js';
 import { nowIso } from './ids.js';
+import { leadSearchPhrase } from './lead-search.js';
 
 /** Statuses of a lead the dialer still works; the others are final. */
 export const LIVE_STATUSES: readonly LeadCallStatus[] = ['scheduled', 'waiting_for_window', 'calling', 'callback'];
@@ -189,6 +190,39 @@ function listIndex(q: LeadPageQuery): string {
   return q.search ? 'leads_step_search' : 'leads_step';
 }
 
+/** The count of a list without a search, from the counts migration 010 keeps: a few rows summed, never a walk. */
+function leadCountSql(q: LeadPageQuery): { sql: string; params: Record<string, unknown> } {
+  const terms = ['agency_id = @agencyId', 'list = @list'];
+  const params: Record<string, unknown> = { agencyId: q.agencyId, list: q.mode === 'pipeline' ? 'p' : 'w' };
+  if (q.mode === 'pipeline') {
+    terms.push('cadence_step = @cadenceStep');
+    params.cadenceStep = q.cadenceStep ?? 0;
+  }
+  if (q.projectId !== undefined) {
+    terms.push('project_id = @projectId');
+    params.projectId = q.projectId;
+  } else if (q.projectIds !== undefined) {
+    terms.push('project_id IN (SELECT value FROM json_each(@projectIds))');
+    params.projectIds = JSON.stringify(q.projectIds);
+  }
+  if (q.campaignIds !== undefined) {
+    terms.push('campaign_id IN (SELECT value FROM json_each(@campaignIds))');
+    params.campaignIds = JSON.stringify(q.campaignIds);
+  }
+  if (q.cadenceId !== undefined) {
+    terms.push('cadence_id = @cadenceId');
+    params.cadenceId = q.cadenceId;
+  }
+  return { sql: `SELECT coalesce(sum(n), 0) FROM lead_list_counts WHERE ${terms.join(' AND ')}`, params };
+}
+
+/**
+ * How many list entries a search may cost walking the list in order (testing each one's text in
+ * the index) per matching lead read by rowid and sorted: reading a row and sorting it costs about
+ * this many index entries tested (measured with bench/lead-list.ts).
+ */
+const WALK_ENTRIES_PER_ROW = 4;
+
 const COLUMNS = `id, agency_id, project_id, campaign_id, contact_id, queue_id, cadence_id, cadence_step, call_status,
   next_call_time, timezone, first_name, full_name, email, phone, live, caller_preference, tags, location_id,
   business_name, pipeline, campaign_name, created_at, updated_at`;
@@ -241,19 +275,65 @@ export function leadsRepo(db: Db) {
 
   // One prepared statement per list shape, made on first use and reused: the shapes are few
   // (which optional filters are present), and each gets the index that fits it.
-  const listStatements = new Map<string, { page: ReturnType<Db['prepare']>; count: ReturnType<Db['prepare']> }>();
-  function listStatement(q: LeadPageQuery) {
-    const { from, where, params } = leadListSql(q);
-    const shape = `${from} WHERE ${where}`;
-    let st = listStatements.get(shape);
+  const statements = new Map<string, ReturnType<Db['prepare']>>();
+  const statement = (sql: string, pluck = false) => {
+    let st = statements.get(sql);
     if (!st) {
-      st = {
-        page: db.prepare(`SELECT ${COLUMNS} FROM ${shape} ORDER BY created_at, id LIMIT @limit OFFSET @offset`),
-        count: db.prepare(`SELECT count(*) AS n FROM ${shape}`).pluck(),
-      };
-      listStatements.set(shape, st);
+      st = pluck ? db.prepare(sql).pluck() : db.prepare(sql);
+      statements.set(sql, st);
     }
-    return { st, params };
+    return st;
+  };
+  function walkPage(q: LeadPageQuery, from: string, where: string, params: Record<string, unknown>): Row[] {
+    return statement(`SELECT ${COLUMNS} FROM ${from} WHERE ${where} ORDER BY created_at, id LIMIT @limit OFFSET @offset`).all({
+      ...params,
+      limit: q.limit,
+      offset: q.offset,
+    }) as Row[];
+  }
+  function listCount(q: LeadPageQuery): number {
+    const { sql, params } = leadCountSql(q);
+    return statement(sql, true).get(params) as number;
+  }
+  // A search over a whole list: the FTS5 phrase counts it with no row read; the page either walks
+  // the list in order testing each entry's text (cheap when matches are dense: it stops after
+  // offset + limit of them) or reads the matching rows by rowid and sorts them (cheap when few).
+  const agencyNo = db.prepare<[string], number>('SELECT rowid FROM agencies WHERE id = ?').pluck();
+  const searchCount = db.prepare<[string], number>('SELECT count(*) FROM lead_search WHERE lead_search MATCH ?').pluck();
+  const searchPage = {
+    pipeline: db.prepare(
+      `SELECT ${COLUMNS} FROM leads NOT INDEXED WHERE rowid IN (SELECT rowid FROM lead_search WHERE lead_search MATCH @phrase)
+         AND agency_id = @agencyId AND ${LIST_STATUS.pipeline} AND cadence_step = @cadenceStep
+       ORDER BY created_at, id LIMIT @limit OFFSET @offset`,
+    ),
+    parked: db.prepare(
+      `SELECT ${COLUMNS} FROM leads NOT INDEXED WHERE rowid IN (SELECT rowid FROM lead_search WHERE lead_search MATCH @phrase)
+         AND agency_id = @agencyId AND ${LIST_STATUS.parked}
+       ORDER BY created_at, id LIMIT @limit OFFSET @offset`,
+    ),
+  };
+  const unfiltered = (q: LeadPageQuery) =>
+    q.projectId === undefined && q.projectIds === undefined && q.campaignIds === undefined && q.cadenceId === undefined;
+
+  function page(q: LeadPageQuery): { rows: Row[]; total: number } {
+    const { from, where, params } = leadListSql(q);
+    const no = q.search && unfiltered(q) ? agencyNo.get(q.agencyId) : undefined;
+    const phrase = no !== undefined ? leadSearchPhrase(no, q.mode === 'pipeline' ? 'p' : 'w', q.cadenceStep ?? 0, q.search!) : null;
+    if (phrase !== null) {
+      const total = searchCount.get(phrase)!;
+      if (total <= q.offset) return { rows: [], total };
+      const listed = listCount({ ...q, search: undefined });
+      const walk = ((q.offset + q.limit) * listed) / total;
+      const rows =
+        walk <= total * WALK_ENTRIES_PER_ROW
+          ? walkPage(q, from, where, params)
+          : (searchPage[q.mode].all({ phrase, agencyId: q.agencyId, cadenceStep: q.cadenceStep ?? 0, limit: q.limit, offset: q.offset }) as Row[]);
+      return { rows, total };
+    }
+    const total = q.search
+      ? (statement(`SELECT count(*) FROM ${from} WHERE ${where}`, true).get(params) as number)
+      : listCount(q);
+    return { rows: total > q.offset ? walkPage(q, from, where, params) : [], total };
   }
 
   return {
@@ -302,9 +382,7 @@ export function leadsRepo(db: Db) {
     removeLiveOfCampaign: (agencyId: string, campaignId: string) => removeLiveOfCampaign.all(agencyId, campaignId).map((r) => r.id),
     removeLiveOfProject: (agencyId: string, projectId: string) => removeLiveOfProject.all(agencyId, projectId).map((r) => r.id),
     page(q: LeadPageQuery): { leads: LeadRecord[]; total: number } {
-      const { st, params } = listStatement(q);
-      const total = st.count.get(params) as number;
-      const rows = total > q.offset ? (st.page.all({ ...params, limit: q.limit, offset: q.offset }) as Row[]) : [];
+      const { rows, total } = page(q);
       return { leads: rows.map(fromRow), total };
     },
     /** Live leads of a campaign per cadence step. */

@@ -1,0 +1,78 @@
+import type { Db } from './db.js';
+
+/**
+ * The words of the lead-search index (migration 010): a substring search over a whole lead list
+ * at 1M leads answered from an FTS5 index instead of a scan of the step.
+ *
+ * Each lead still being worked is one FTS5 document whose words are the trigrams of its `search`
+ * text, in order, each prefixed with the list it is in: its agency (by number), the list (`p`: the cadence
+ * step list of spec 4.7, `w`: the parked list of 4.8) and, for `p`, its step. So
+ * - a search is the phrase of the query's trigrams: consecutive positions are consecutive
+ *   trigrams, so the phrase matches exactly when `instr(search, query) > 0`, with no row to read;
+ * - a trigram's doclist holds only the leads of one agency's list at one step, so counting a
+ *   search reads what that list holds, not every lead of every agency with the same surname.
+ * The words are alphanumeric ASCII so the `ascii` tokenizer keeps each one whole, and short: the
+ * index holds one position per character of every listed lead's text.
+ */
+
+/** The list a lead with this status is shown in; null: in none (finished leads). */
+export function leadListOf(callStatus: string): 'p' | 'w' | null {
+  if (callStatus === 'scheduled' || callStatus === 'calling' || callStatus === 'callback') return 'p';
+  if (callStatus === 'waiting_for_window') return 'w';
+  return null;
+}
+
+/** The SQL form of `leadListOf`, for triggers and backfills over a `call_status` expression. */
+export const leadListSqlOf = (status: string) =>
+  `CASE WHEN ${status} IN ('scheduled','calling','callback') THEN 'p' WHEN ${status} = 'waiting_for_window' THEN 'w' END`;
+
+/**
+ * A trigram as word characters, prefix-free: lowercase letters a-y and digits stand for themselves,
+ * any other code point (and z) is `z` and its code in four base-36 digits.
+ */
+const encode = (codePoints: readonly string[]) =>
+  codePoints.map((c) => (/^[a-y0-9]$/.test(c) ? c : `z${c.codePointAt(0)!.toString(36).padStart(4, '0')}`)).join('');
+
+/**
+ * The prefix of every word of one list: the agency's number (the rowid of its `agencies` row,
+ * decimal), the list letter, the step (decimal, `p` only), `x`; letters end each number, so no two
+ * lists share a prefix.
+ */
+function listPrefix(agencyNo: number, list: 'p' | 'w', step: number): string {
+  return `${agencyNo}${list}${list === 'p' ? step : ''}x`;
+}
+
+function trigramWords(prefix: string, text: string): string[] {
+  const chars = Array.from(text);
+  const words: string[] = [];
+  for (let i = 0; i + 3 <= chars.length; i++) words.push(prefix + encode(chars.slice(i, i + 3)));
+  return words;
+}
+
+/** A lead's document in the index; null when it is in no list (or its text is shorter than a trigram). */
+export function leadSearchWords(agencyNo: number, callStatus: string, cadenceStep: number, search: string): string | null {
+  const list = leadListOf(callStatus);
+  if (list === null) return null;
+  const words = trigramWords(listPrefix(agencyNo, list, cadenceStep), search);
+  return words.length > 0 ? words.join(' ') : null;
+}
+
+/** Shortest search the index answers; shorter ones (one or two characters) scan the list. */
+export const MIN_INDEXED_SEARCH = 3;
+
+/** The FTS5 query for a search of one list: the phrase of its trigrams; null when too short for the index. */
+export function leadSearchPhrase(agencyNo: number, list: 'p' | 'w', step: number, search: string): string | null {
+  if (Array.from(search).length < MIN_INDEXED_SEARCH) return null;
+  return `"${trigramWords(listPrefix(agencyNo, list, step), search).join(' ')}"`;
+}
+
+/**
+ * Registers `lead_search_words(agency_no, call_status, cadence_step, search)` on a connection:
+ * the triggers of migration 010 call it, so every connection that writes leads needs it (openDb
+ * registers it before migrating).
+ */
+export function registerLeadSearch(db: Db): void {
+  db.function('lead_search_words', { deterministic: true }, (agencyNo, callStatus, cadenceStep, search) =>
+    leadSearchWords(Number(agencyNo), String(callStatus), Number(cadenceStep), String(search)),
+  );
+}

@@ -1,0 +1,82 @@
+import { leadListSqlOf } from '../lead-search.js';
+import type { Migration } from './index.js';
+
+/**
+ * Lead lists at 1M leads (issue 14): a page's count no longer walks the list.
+ *
+ * - `lead_list_counts`: how many leads each (list, step, campaign, cadence) holds, kept by
+ *   triggers, so an unfiltered or campaign/project/cadence-filtered count sums a few rows.
+ * - `lead_search`: a contentless FTS5 index of the leads still being worked, one document per lead
+ *   (its rowid), words from `lead_search_words` (server/store/lead-search.ts), kept by triggers;
+ *   a search over a whole list is counted from it alone.
+ *
+ * The index is keyed on the leads' and agencies' rowids: a `VACUUM` may renumber them, so one must be followed by
+ * `INSERT INTO lead_search(lead_search) VALUES ('delete-all')` and the backfill below.
+ */
+export const m010LeadSearch: Migration = {
+  name: 'lead-search',
+  up(db) {
+    const list = (row: 'new' | 'old') => leadListSqlOf(`${row}.call_status`);
+    const words = (row: 'new' | 'old') =>
+      `lead_search_words((SELECT rowid FROM agencies WHERE id = ${row}.agency_id), ${row}.call_status, ${row}.cadence_step, ${row}.search)`;
+    const add = (row: 'new' | 'old') => `
+        INSERT INTO lead_list_counts (agency_id, list, cadence_step, campaign_id, cadence_id, project_id, n)
+          SELECT ${row}.agency_id, ${list(row)}, ${row}.cadence_step, ${row}.campaign_id, coalesce(${row}.cadence_id, ''), ${row}.project_id, 1
+          WHERE ${list(row)} IS NOT NULL
+          ON CONFLICT DO UPDATE SET n = n + 1;`;
+    const remove = (row: 'new' | 'old') => `
+        UPDATE lead_list_counts SET n = n - 1
+          WHERE agency_id = ${row}.agency_id AND list = ${list(row)} AND cadence_step = ${row}.cadence_step
+            AND campaign_id = ${row}.campaign_id AND cadence_id = coalesce(${row}.cadence_id, '');`;
+    const index = (row: 'new' | 'old') => `
+        INSERT INTO lead_search (rowid, words) SELECT ${row}.rowid, w FROM (SELECT ${words(row)} AS w) WHERE w IS NOT NULL;`;
+    db.exec(`
+      CREATE TABLE lead_list_counts (
+        agency_id TEXT NOT NULL,
+        list TEXT NOT NULL,
+        cadence_step INTEGER NOT NULL,
+        campaign_id TEXT NOT NULL,
+        cadence_id TEXT NOT NULL,
+        project_id TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (agency_id, list, cadence_step, campaign_id, cadence_id)
+      ) STRICT, WITHOUT ROWID;
+
+      CREATE VIRTUAL TABLE lead_search USING fts5(words, content = '', contentless_delete = 1, tokenize = 'ascii');
+
+      CREATE TRIGGER leads_lists_insert AFTER INSERT ON leads BEGIN
+        ${add('new')}
+        ${index('new')}
+      END;
+      CREATE TRIGGER leads_lists_delete AFTER DELETE ON leads BEGIN
+        ${remove('old')}
+        DELETE FROM lead_search WHERE rowid = old.rowid;
+      END;
+      -- Only a change of what a count or a document depends on rewrites them (a call starting,
+      -- scheduled -> calling, stays in the same list).
+      CREATE TRIGGER leads_lists_update AFTER UPDATE OF agency_id, call_status, cadence_step, campaign_id, cadence_id, project_id ON leads
+        WHEN old.agency_id IS NOT new.agency_id OR ${list('old')} IS NOT ${list('new')} OR old.cadence_step IS NOT new.cadence_step
+          OR old.campaign_id IS NOT new.campaign_id OR old.cadence_id IS NOT new.cadence_id OR old.project_id IS NOT new.project_id
+      BEGIN
+        ${remove('old')}
+        ${add('new')}
+      END;
+      CREATE TRIGGER leads_search_update AFTER UPDATE OF agency_id, call_status, cadence_step, search ON leads
+        WHEN old.agency_id IS NOT new.agency_id OR ${list('old')} IS NOT ${list('new')} OR old.cadence_step IS NOT new.cadence_step
+          OR old.search IS NOT new.search
+      BEGIN
+        DELETE FROM lead_search WHERE rowid = old.rowid;
+        ${index('new')}
+      END;
+
+      INSERT INTO lead_list_counts (agency_id, list, cadence_step, campaign_id, cadence_id, project_id, n)
+        SELECT agency_id, ${leadListSqlOf('call_status')} AS l, cadence_step, campaign_id, coalesce(cadence_id, ''), project_id, count(*)
+        FROM leads WHERE l IS NOT NULL GROUP BY agency_id, l, cadence_step, campaign_id, coalesce(cadence_id, '');
+      INSERT INTO lead_search (rowid, words)
+        SELECT r, w FROM (
+          SELECT l.rowid AS r, lead_search_words((SELECT a.rowid FROM agencies a WHERE a.id = l.agency_id), l.call_status, l.cadence_step, l.search) AS w
+          FROM leads l
+        ) WHERE w IS NOT NULL;
+    `);
+  },
+};

@@ -55,12 +55,13 @@ async function main() {
     stops.push(() => dev!.stop());
   }
 
-  const temporal = await connectTemporal(address, config.temporalNamespace, config.taskQueue);
-  stops.unshift(() => temporal.close());
-
+  // The worker first: in the all-in-one process the API's client shares its connection, so the
+  // server can hand a post-call run's first task straight to it (eager start, server/temporal/client.ts).
+  let workerConnection: import('@temporalio/worker').NativeConnection | undefined;
   if (role !== 'server') {
     const voice = composeVoice(config, db, repos, logger, () => apiUrlOf(config), providers.credentials);
     const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice, tracing: ops.tracing });
+    workerConnection = connection;
     const running = worker.run();
     stops.unshift(async () => {
       voice.close();
@@ -70,6 +71,8 @@ async function main() {
     });
     logger.info({ taskQueue: config.taskQueue }, 'worker running');
   }
+  const temporal = await connectTemporal(address, config.temporalNamespace, config.taskQueue, role === 'all' ? workerConnection : undefined);
+  stops.unshift(() => temporal.close());
 
   const services = composeServices({ config, db, repos, providers, temporal, logger });
   const serve = async (app: import('koa'), port: number, host: string) => {

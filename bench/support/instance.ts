@@ -45,10 +45,11 @@ export async function startInstance(opts: { temporal?: boolean; requestLog?: boo
     address = dev.address;
     temporalPid = dev.process.pid;
     stops.push(() => dev.stop());
-    temporal = await connectTemporal(address, 'default', config.taskQueue);
     const voice = composeVoice(config, db, repos, logger, () => url, providers.credentials);
     const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice });
     const running = worker.run();
+    // As `npm start` runs it: the API's client shares the worker's connection (eager starts).
+    temporal = await connectTemporal(address, 'default', config.taskQueue, connection);
     stops.unshift(async () => {
       voice.close();
       worker.shutdown();

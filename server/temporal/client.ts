@@ -1,4 +1,5 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { POST_CALL_WORKFLOW, type PostCallInput } from '../../engine/workflows/post-call-types.js';
 
@@ -8,30 +9,44 @@ export interface WorkflowStarter {
   health(): Promise<boolean>;
   close(): Promise<void>;
   client: Client;
+  /** post-call runs started, and how many of them the server handed straight to this process's worker */
+  stats: { started: number; eagerlyStarted: number };
 }
 
-export async function connectTemporal(address: string, namespace: string, taskQueue: string): Promise<WorkflowStarter> {
-  const connection = await Connection.connect({ address });
+/**
+ * Connects the API's client. Given the in-process worker's connection (the all-in-one process
+ * `npm start` runs), it shares it and asks for eager starts: the server hands a run's first
+ * workflow task back in the start response to that worker instead of queueing it for a poll,
+ * which takes a task-queue round trip off every post-call run (bench/README.md). The shared
+ * connection belongs to the worker: `close` leaves it open.
+ */
+export async function connectTemporal(address: string, namespace: string, taskQueue: string, shared?: NativeConnection): Promise<WorkflowStarter> {
+  const connection = shared ?? (await Connection.connect({ address }));
   // The start of a run is a span in the caller's trace (the HTTP request that accepted a call
   // event), and its context travels to the workflow in the start request's headers.
   const client = new Client({ connection, namespace, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
+  const stats = { started: 0, eagerlyStarted: 0 };
   async function start(workflowId: string, input: PostCallInput) {
-      try {
-        await client.workflow.start(POST_CALL_WORKFLOW, {
-          workflowId,
-          taskQueue,
-          args: [input],
-          // One run per call, ever: a re-delivered event must not run the chain again.
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        });
-        return true;
-      } catch (err) {
-        if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
-        throw err;
-      }
+    try {
+      const handle = await client.workflow.start(POST_CALL_WORKFLOW, {
+        workflowId,
+        taskQueue,
+        args: [input],
+        // One run per call, ever: a re-delivered event must not run the chain again.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        requestEagerStart: shared !== undefined,
+      });
+      stats.started += 1;
+      if (handle.eagerlyStarted) stats.eagerlyStarted += 1;
+      return true;
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+      throw err;
+    }
   }
   return {
     client,
+    stats,
     startPostCall: start,
     async health() {
       try {
@@ -42,6 +57,8 @@ export async function connectTemporal(address: string, namespace: string, taskQu
         return false;
       }
     },
-    close: () => connection.close(),
+    close: async () => {
+      if (!shared) await connection.close();
+    },
   };
 }

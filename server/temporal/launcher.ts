@@ -90,6 +90,11 @@ async function startOnce(opts: DevServerOptions): Promise<DevServer> {
   const cli = opts.cli ?? findTemporalCli();
   const port = opts.port ?? (await freePort());
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--namespace', 'default'];
+  // Eager dispatch (off by default in the server): a run's first workflow task comes back in the
+  // start response to a worker sharing the client's connection, and an activity scheduled by a
+  // completing workflow task goes straight to that worker's free slot; both skip a task-queue round
+  // trip. Retries and other workers still go through the queues.
+  args.push('--dynamic-config-value', 'system.enableEagerWorkflowStart=true', '--dynamic-config-value', 'system.enableActivityEagerExecution=true');
   if (opts.dbFile) {
     fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
     args.push('--db-filename', opts.dbFile, '--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=NORMAL');

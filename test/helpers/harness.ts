@@ -15,7 +15,7 @@ import { openDb, type Db } from '../../server/store/db.js';
 import { SCOPES, type Role, type Scope } from '../../server/store/api-keys.js';
 import { connectTemporal, type WorkflowStarter } from '../../server/temporal/client.js';
 import type { Ports, VoicePlatform } from '../../engine/ports.js';
-import type { Worker } from '@temporalio/worker';
+import type { NativeConnection, Worker } from '@temporalio/worker';
 
 export interface Harness {
   url: string;
@@ -48,7 +48,7 @@ let counter = 0;
  * test replaces only what it names (`ports`, `voice`), and by default calls are placed on the
  * sandbox voice platform, which reports their end to this instance's API, signed.
  */
-export async function createHarness(opts: { temporal?: boolean; /** false: no in-process worker (the test runs worker processes) */ worker?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform; /** start from a copy of this database file (an older schema's fixture) */ fromDb?: string; /** where the product's log lines go (default: nowhere at the default 'silent' level) */ logSink?: NodeJS.WritableStream; /** Temporal frontend to use instead of the run's dev server (a proxy a test can cut) */ temporalAddress?: string } = {}): Promise<Harness> {
+export async function createHarness(opts: { temporal?: boolean; /** false: no in-process worker (the test runs worker processes) */ worker?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform; /** start from a copy of this database file (an older schema's fixture) */ fromDb?: string; /** where the product's log lines go (default: nowhere at the default 'silent' level) */ logSink?: NodeJS.WritableStream; /** Temporal frontend to use instead of the run's dev server (a proxy a test can cut) */ temporalAddress?: string; /** the API's client shares the in-process worker's connection, as `npm start` runs it (eager starts); the worker cannot be restarted */ sharedConnection?: boolean } = {}): Promise<Harness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-test-'));
   const dbFile = path.join(dir, 'app.db');
   if (opts.fromDb) fs.copyFileSync(opts.fromDb, dbFile);
@@ -70,7 +70,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   let temporal: WorkflowStarter | null = null;
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
-  let workerConn: { close(): Promise<void> } | null = null;
+  let workerConn: NativeConnection | null = null;
   const address = opts.temporalAddress ?? inject('temporalAddress');
   const startWorker = async (p: Ports) => {
     const made = await composeWorker({ config, address, db, repos, ports: p, voice: opts.voice ?? sandbox!, bundle: { codePath: inject('workflowBundlePath') }, tracing: ops.tracing });
@@ -85,7 +85,10 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
     await workerConn!.close();
     worker = null;
   };
-  if (opts.temporal) {
+  if (opts.temporal && opts.sharedConnection) {
+    await startWorker(ports);
+    temporal = await connectTemporal(address, 'default', taskQueue, workerConn!);
+  } else if (opts.temporal) {
     temporal = await connectTemporal(address, 'default', taskQueue);
     if (opts.worker !== false) await startWorker(ports);
   }
@@ -132,6 +135,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
       return worker;
     },
     async restartWorker(p = ports, o = {}) {
+      if (opts.sharedConnection) throw new Error('restartWorker: the API client shares this worker\'s connection (sharedConnection)');
       await stopWorker();
       if (o.startAgain !== false) await startWorker(p);
     },

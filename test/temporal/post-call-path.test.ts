@@ -6,7 +6,8 @@ import { awaitRun, callEnded, postCallEvent } from '../helpers/events.js';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ temporal: true });
+  // As `npm start` runs it: API and worker in one process, sharing one connection.
+  h = await createHarness({ temporal: true, sharedConnection: true });
 });
 afterAll(async () => h?.close());
 
@@ -38,6 +39,8 @@ describe('one path through every layer (issue 2, item 5)', () => {
 
     const result = await awaitRun(h, event.call.callId);
     expect(result).toMatchObject({ status: 'succeeded', steps: 1 });
+    // The server handed the run's first task straight to the worker sharing the API's connection.
+    expect(h.temporal!.stats).toEqual({ started: 1, eagerlyStarted: 1 });
 
     const tagged = h.repos.crm.getContact(h.agencyId, locationId, contact.id)!;
     expect(tagged.tags).toEqual(['vm-left']);

@@ -5,7 +5,7 @@
  * (2) s, in alternating order. The product runs as `npm start` runs it: request logs at info (into
  * a file in the temp dir, where main writes them to stdout). Load: autocannon on a worker thread
  * (the other core; the server's event loop has the main thread), 10 keep-alive connections;
- * latencies kept at full resolution.
+ * latencies kept at full resolution. `BENCH_API=call_by_id,workflow_get` runs some of them only.
  */
 import Koa from 'koa';
 import type { Server } from 'node:http';
@@ -49,7 +49,9 @@ export async function run() {
       ['workflow_get', async () => ({ url: `${inst.url}${wf}`, headers, duration: SECONDS })],
       ['workflow_append', async () => ({ url: await appendUrl(), method: 'POST', headers, body: JSON.stringify({ nodes: [{ type: 'add-tag', config: { tags: ['b'] } }] }), duration: SECONDS })],
     ];
-    for (const [name, opts] of figures) {
+    // BENCH_API=call_by_id,... measures some figures only (e.g. under --cpu-prof).
+    const only = process.env.BENCH_API?.split(',');
+    for (const [name, opts] of figures.filter(([n]) => !only || only.includes(n))) {
       const { ours, base } = await alternate<Load>({
         ours: async () => load(await opts()),
         base: async () => load({ url: bare.url, duration: SECONDS }),

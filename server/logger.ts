@@ -26,5 +26,13 @@ export function createLogger(level: string, destination?: (NodeJS.WritableStream
     // Synchronous, in-process (no worker thread): lines appear in order with the rest of stdout.
     return pino(options, pretty({ destination: out, sync: true, colorize: out.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }));
   }
-  return destination ? pino(options, destination) : pino(options);
+  // stdout without blocking the event loop: a request's log line is queued, and lines written
+  // while a write is in flight go out together (a synchronous write per request cost the API
+  // hot path a system call each, bench/README.md). `flushLogs` drains it before exit.
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+}
+
+/** Waits until every queued log line is written (before `process.exit`). */
+export function flushLogs(logger: Logger): Promise<void> {
+  return new Promise((resolve) => logger.flush(() => resolve()));
 }

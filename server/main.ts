@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger, flushLogs } from './logger.js';
 import { openDb } from './store/db.js';
 import { createRepos } from './services.js';
 import { createApp, createOpsApp, listen } from './app.js';
@@ -111,6 +111,7 @@ async function main() {
     }
     await ops.tracing.shutdown().catch(() => undefined);
     db.close();
+    await flushLogs(logger).catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

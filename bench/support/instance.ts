@@ -32,7 +32,7 @@ export async function startInstance(opts: { temporal?: boolean; requestLog?: boo
   const repos = createRepos(db);
   const level = opts.requestLog ? 'info' : 'silent';
   const config = { ...loadConfig({}), dataDir: dir, logLevel: level, rateLimitPoints: 10_000_000, defaultPlanLimit: 1000 };
-  const logger = opts.requestLog ? createLogger(level, pino.destination({ dest: path.join(dir, 'app.log') })) : createLogger('silent');
+  const logger = opts.requestLog ? createLogger(level, pino.destination({ dest: path.join(dir, 'app.log'), sync: false })) : createLogger('silent');
   const providers = composeProviders(config, db, repos, logger);
   const ports = providers.ports;
   let url = '';

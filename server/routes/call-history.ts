@@ -38,7 +38,7 @@ export function callHistoryRoutes(s: Services): RouteDef[] {
   const presenter = (agencyId: string) => {
     const zones = new Map<string, string | null>();
     const zoneOf = (projectId: string) => {
-      if (!zones.has(projectId)) zones.set(projectId, s.repos.projects.get(agencyId, projectId)?.timezone ?? null);
+      if (!zones.has(projectId)) zones.set(projectId, s.repos.projects.timezone(agencyId, projectId));
       return zones.get(projectId)!;
     };
     return (c: StoredCall) => {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { SourceMapConsumer } from 'source-map-js';
 import { EDITOR_DIST } from '../../server/app.js';
 import { launchBrowser } from '../../test/helpers/browser.js';
-import { ensureEditorBuilt, generateGraph, startApp } from '../editor.js';
+import { ensureEditorBuilt, generateGraph, panFps, startApp } from '../editor.js';
 
 const STEPS = Number(process.argv[2] ?? 1000);
 const LOADS = Number(process.argv[3] ?? 3);
@@ -136,8 +136,35 @@ async function main() {
           census: Object.fromEntries(['.editor-header', '.palette', '.side-panel', '.react-flow__nodes', '.react-flow__edges', '.react-flow__edgelabel-renderer', '.react-flow__minimap', '.react-flow__background', '.react-flow__controls'].map((sel) => [sel, document.querySelector(sel)?.querySelectorAll('*').length ?? null])),
         };
       })()`)) as { origin: number; marks: [string, number][]; measures: unknown[]; nav: Record<string, number>; resources: [string, number, number, number][]; nodes: number; steps: number; edges: number; census: Record<string, number | null> };
+      let pan = '';
+      if (i === LOADS - 1 && process.env.PROFILE_PAN) {
+        // Pan with the whole graph in view, profiled: what a frame costs.
+        await page.getByTestId('fit-button').click();
+        await page.waitForTimeout(500);
+        const evs: TraceEvent[] = [];
+        const onData = (e: { value: unknown }) => void evs.push(...(e.value as TraceEvent[]));
+        cdp.on('Tracing.dataCollected', onData);
+        const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
+        await cdp.send('Tracing.start', { categories: '__metadata,devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.frame,blink.user_timing,v8.execute,cc,viz', transferMode: 'ReportEvents' });
+        await cdp.send('Profiler.start');
+        const t0 = await page.evaluate('performance.now() + performance.timeOrigin');
+        const r = await panFps(page);
+        const { profile: pp } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+        await cdp.send('Tracing.end');
+        await done;
+        const totals = new Map<string, number>();
+        const threads = new Map<string, string>();
+        for (const e of evs) if (e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, String((e.args as { name?: string })?.name));
+        for (const e of evs) if (e.ph === 'X' && e.dur) {
+          const k = `${threads.get(`${e.pid}:${e.tid}`) ?? e.tid} ${e.name}`;
+          totals.set(k, (totals.get(k) ?? 0) + e.dur / 1000);
+        }
+        const st = selfTimes(pp, pp.startTime, pp.endTime);
+        pan = [`pan, whole graph: ${r.fps.toFixed(1)} fps, p95 ${r.p95.toFixed(1)} ms (t0 ${String(t0)})`, 'timeline totals over the pan (thread, event):', ...[...totals].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([n, ms]) => `  ${ms.toFixed(1).padStart(8)} ms  ${n}`), 'CPU self time over the pan by source:', ...st.groups.map((l) => '  ' + l), 'by function:', ...st.fns.slice(0, 25).map((l) => '  ' + l)].join('\n');
+      }
       await page.close();
       if (i < LOADS - 1) continue; // warm-ups
+      if (pan) console.log(pan);
       const interactive = info.marks.find((m) => m[0] === 'vc:interactive')?.[1] ?? NaN;
       console.log(`\n=== ${STEPS} steps, load ${i + 1} of ${LOADS} (earlier ones warm-ups) ===`);
       console.log('navigation', info.nav);

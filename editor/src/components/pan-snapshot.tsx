@@ -209,9 +209,9 @@ export function usePanSnapshot(enabled: boolean, layer: HTMLElement | null) {
       const { transform, width, height, panZoom } = flow.getState();
       const [tx0, ty0, zoom] = transform;
       const viewport = flowEl.querySelector<HTMLElement>('.react-flow__viewport');
-      const pattern = flowEl.querySelector<SVGPatternElement>('.react-flow__background pattern');
+      const background = flowEl.querySelector<SVGSVGElement>('.react-flow__background');
       const mask = flowEl.querySelector<SVGPathElement>('.react-flow__minimap-mask');
-      const gap = Number(pattern?.getAttribute('width')) || 0;
+      const gap = Number(background?.querySelector('pattern')?.getAttribute('width')) || 0;
       const maskOuter = mask?.getAttribute('d')?.split(/\s*(?=M)/)[0];
       let view: [number, number] | null = null;
       const move = (e: PointerEvent) => {
@@ -221,10 +221,13 @@ export function usePanSnapshot(enabled: boolean, layer: HTMLElement | null) {
           if (tx === tx0 && ty === ty0) return;
           if (!draw()) return;
           root.classList.add('pan-snapshot');
+          // The background one pattern cell larger on every side, then moved by less than a cell:
+          // the same dots, composited instead of repainted every frame.
+          if (background && gap) Object.assign(background.style, { left: `${-gap}px`, top: `${-gap}px`, width: `calc(100% + ${2 * gap}px)`, height: `calc(100% + ${2 * gap}px)`, willChange: 'transform' });
         }
         view = [tx, ty];
         if (viewport) viewport.style.transform = `translate(${tx}px,${ty}px) scale(${zoom})`;
-        if (pattern && gap) (pattern.setAttribute('x', String(tx % gap)), pattern.setAttribute('y', String(ty % gap)));
+        if (background && gap) background.style.transform = `translate(${(tx - tx0) % gap}px,${(ty - ty0) % gap}px)`;
         if (mask && maskOuter) mask.setAttribute('d', `${maskOuter} M${-tx / zoom},${-ty / zoom}h${width / zoom}v${height / zoom}h${-width / zoom}z`);
         // Redraw around the view once it reaches the edge of the picture.
         const d = drawn.current;
@@ -240,6 +243,7 @@ export function usePanSnapshot(enabled: boolean, layer: HTMLElement | null) {
         window.addEventListener('click', swallow, { capture: true, once: true });
         setTimeout(() => window.removeEventListener('click', swallow, { capture: true }), 0);
         void panZoom?.setViewport({ x: view[0], y: view[1], zoom });
+        if (background) for (const k of ['left', 'top', 'width', 'height', 'willChange', 'transform'] as const) background.style[k] = '';
         root.classList.remove('pan-snapshot');
       };
       window.addEventListener('pointermove', move);

@@ -6,8 +6,13 @@
  * the picture shows what the blocks show at that zoom (see LOW_DETAIL_ZOOM): step colours and
  * borders, selection, draft, error and run status, lane headers, edges and arrows.
  *
+ * The drag is this hook's own (React Flow's drag-to-pan is off meanwhile): each frame writes the
+ * viewport element's transform, the background's and the MiniMap view rectangle's, and React Flow
+ * gets the view once, on release.
+ *
  * Why: at that zoom a frame repainted every step and edge (software raster on the test machines),
- * ~30 fps on 1,000 steps; with the picture, 55-60 (docs/editor.md, Performance).
+ * ~30 fps on 1,000 steps; with the picture, ~50; with no React Flow store update per frame, ~56
+ * (docs/editor.md, Performance).
  */
 import { useCallback, useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';

@@ -110,9 +110,7 @@ function Flow({ opening, lowDetail, readOnly }: { opening: Viewport; lowDetail: 
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}
         elementsSelectable={!readOnly}
-        onMoveStart={snapshot.onMoveStart}
-        onMove={snapshot.onMove}
-        onMoveEnd={snapshot.onMoveEnd}
+        panOnDrag={snapshot.panOnDrag}
         elevateEdgesOnSelect
         nodeDragThreshold={4}
         ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter to select a step, Delete to remove it, arrow keys to move it.' }}

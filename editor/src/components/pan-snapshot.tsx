@@ -6,10 +6,15 @@
  * the picture shows what the blocks show at that zoom (see LOW_DETAIL_ZOOM): step colours and
  * borders, selection, draft, error and run status, lane headers, edges and arrows.
  *
+ * The drag is this hook's own (React Flow's drag-to-pan is off meanwhile): each frame writes the
+ * viewport element's transform, the background's and the MiniMap view rectangle's, and React Flow
+ * gets the view once, on release.
+ *
  * Why: at that zoom a frame repainted every step and edge (software raster on the test machines),
- * ~30 fps on 1,000 steps; with the picture, 55-60 (docs/editor.md, Performance).
+ * ~30 fps on 1,000 steps; with the picture, ~50; with no React Flow store update per frame, ~56
+ * (docs/editor.md, Performance).
  */
-import { useCallback, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { getSmoothStepPath, Position, useStoreApi, type InternalNode } from '@xyflow/react';
 import { isDraft, isStepNode, ORPHAN_LANE, type AppEdge, type AppNode } from '../model/types';
@@ -50,15 +55,16 @@ export function usePanSnapshot(enabled: boolean, layer: HTMLElement | null) {
   const flow = useStoreApi<AppNode, AppEdge>();
   const editor = useEditorStore();
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const state = useRef<'idle' | 'armed' | 'shown'>('idle');
 
   /** The flow-space rectangle the picture covers; redrawn when the view leaves it. */
   const drawn = useRef<{ x0: number; y0: number; x1: number; y1: number } | null>(null);
 
-  const draw = useCallback(() => {
+  /** `at`: the view to draw around (default: React Flow's). */
+  const draw = useCallback((at?: [number, number, number]) => {
     const canvas = canvasRef.current;
     if (!canvas) return false;
-    const { nodeLookup, edges, transform, width, height } = flow.getState();
+    const { nodeLookup, edges, width, height } = flow.getState();
+    const transform = at ?? flow.getState().transform;
     const { run, errors } = editor.getState();
     const box = (n: InternalNode<AppNode>) => ({ x: n.internals.positionAbsolute.x, y: n.internals.positionAbsolute.y, w: n.measured.width ?? 0, h: n.measured.height ?? 0 });
     // The view and one view's size around it (a drag rarely goes further before it is redrawn).
@@ -190,32 +196,73 @@ export function usePanSnapshot(enabled: boolean, layer: HTMLElement | null) {
     return true;
   }, [editor, flow]);
 
-  const root = () => canvasRef.current?.closest<HTMLElement>('[data-testid="canvas"]');
-  const onMoveStart = useCallback(
-    (event: MouseEvent | TouchEvent | null) => {
-      state.current = enabled && event?.type === 'mousedown' ? 'armed' : 'idle';
-    },
-    [enabled],
-  );
-  // Only once the view moves: a plain click on the pane changes nothing.
-  const onMove = useCallback(() => {
-    if (state.current === 'shown') {
-      // Redraw around the view once it reaches the edge of the picture.
-      const d = drawn.current;
-      const { transform, width, height } = flow.getState();
-      const [tx, ty, zoom] = transform;
-      if (d && (-tx / zoom < d.x0 || -ty / zoom < d.y0 || (width - tx) / zoom > d.x1 || (height - ty) / zoom > d.y1)) draw();
-      return;
-    }
-    if (state.current !== 'armed') return;
-    state.current = draw() ? 'shown' : 'idle';
-    if (state.current === 'shown') root()?.classList.add('pan-snapshot');
-  }, [draw, flow]);
-  const onMoveEnd = useCallback(() => {
-    if (state.current === 'shown') root()?.classList.remove('pan-snapshot');
-    state.current = 'idle';
-  }, []);
+  // The drag itself, while enabled: React Flow's drag-to-pan is off (`panOnDrag`), and this moves
+  // React Flow's viewport element, the background pattern and the MiniMap's view rectangle directly,
+  // then hands React Flow the final view on release. A pan frame is then one style write: no store
+  // update, so none of the ~2,000 drawn steps' and edges' selectors run, and nothing is re-rendered
+  // (React Flow re-culled every node and edge and ran a selector per drawn element on every frame,
+  // ~18 ms of script a frame with the whole graph in view).
+  useEffect(() => {
+    const flowEl = layer?.closest<HTMLElement>('.react-flow');
+    const root = flowEl?.closest<HTMLElement>('[data-testid="canvas"]');
+    if (!enabled || !flowEl || !root) return;
+    root.classList.add('direct-pan');
+    const onPointerDown = (down: PointerEvent) => {
+      const target = down.target as Element | null;
+      // Left or middle button on the bare pane, no selection or multi-selection key held.
+      if ((down.button !== 0 && down.button !== 1) || !target?.classList.contains('react-flow__pane') || down.shiftKey || down.ctrlKey || down.metaKey) return;
+      const { transform, width, height, panZoom } = flow.getState();
+      const [tx0, ty0, zoom] = transform;
+      const viewport = flowEl.querySelector<HTMLElement>('.react-flow__viewport');
+      const background = flowEl.querySelector<SVGSVGElement>('.react-flow__background');
+      const mask = flowEl.querySelector<SVGPathElement>('.react-flow__minimap-mask');
+      const gap = Number(background?.querySelector('pattern')?.getAttribute('width')) || 0;
+      const maskOuter = mask?.getAttribute('d')?.split(/\s*(?=M)/)[0];
+      let view: [number, number] | null = null;
+      const move = (e: PointerEvent) => {
+        const tx = tx0 + e.clientX - down.clientX;
+        const ty = ty0 + e.clientY - down.clientY;
+        if (!view) {
+          if (tx === tx0 && ty === ty0) return;
+          if (!draw()) return;
+          root.classList.add('pan-snapshot');
+          // The background one pattern cell larger on every side, then moved by less than a cell:
+          // the same dots, composited instead of repainted every frame.
+          if (background && gap) Object.assign(background.style, { left: `${-gap}px`, top: `${-gap}px`, width: `calc(100% + ${2 * gap}px)`, height: `calc(100% + ${2 * gap}px)`, willChange: 'transform' });
+        }
+        view = [tx, ty];
+        if (viewport) viewport.style.transform = `translate(${tx}px,${ty}px) scale(${zoom})`;
+        if (background && gap) background.style.transform = `translate(${(tx - tx0) % gap}px,${(ty - ty0) % gap}px)`;
+        if (mask && maskOuter) mask.setAttribute('d', `${maskOuter} M${-tx / zoom},${-ty / zoom}h${width / zoom}v${height / zoom}h${-width / zoom}z`);
+        // Redraw around the view once it reaches the edge of the picture.
+        const d = drawn.current;
+        if (d && (-tx / zoom < d.x0 || -ty / zoom < d.y0 || (width - tx) / zoom > d.x1 || (height - ty) / zoom > d.y1)) draw([tx, ty, zoom]);
+      };
+      const up = () => {
+        window.removeEventListener('pointermove', move);
+        window.removeEventListener('pointerup', up);
+        window.removeEventListener('pointercancel', up);
+        if (!view) return;
+        // As after React Flow's own drag: the click that ends a drag is not a click on the pane.
+        const swallow = (e: MouseEvent) => e.stopPropagation();
+        window.addEventListener('click', swallow, { capture: true, once: true });
+        setTimeout(() => window.removeEventListener('click', swallow, { capture: true }), 0);
+        void panZoom?.setViewport({ x: view[0], y: view[1], zoom });
+        if (background) for (const k of ['left', 'top', 'width', 'height', 'willChange', 'transform'] as const) background.style[k] = '';
+        root.classList.remove('pan-snapshot');
+      };
+      window.addEventListener('pointermove', move);
+      window.addEventListener('pointerup', up);
+      window.addEventListener('pointercancel', up);
+    };
+    flowEl.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      flowEl.removeEventListener('pointerdown', onPointerDown);
+      root.classList.remove('direct-pan');
+    };
+  }, [enabled, layer, draw, flow]);
 
   const portal = layer ? createPortal(<canvas ref={canvasRef} className="pan-snapshot-image" aria-hidden="true" />, layer) : null;
-  return { onMoveStart, onMove, onMoveEnd, portal };
+  /** React Flow's own drag-to-pan, off while this one pans. */
+  return { panOnDrag: !enabled, portal };
 }

@@ -2,7 +2,9 @@
  * The power dialer on the embedded Temporal: leads enrolled per second through the API
  * (POST /api/power-dialer/leads: store + workflow start), against bare Temporal client starts of
  * the same workflow with the same input, in alternating rounds (a warm-up of both, then
- * BENCH_ROUNDS (5) rounds of BENCH_CADENCE_LEADS (200) leads per side, 16 in flight); then the
+ * BENCH_ROUNDS (5) rounds of BENCH_CADENCE_LEADS (200) leads per side, 16 in flight; the API's
+ * requests come from a worker thread, as bench/api.ts's do, so the client's HTTP work does not
+ * share the server's event loop); then the
  * durable timers in flight (every lead sleeps until its first step, a day away).
  *
  *   npx tsx bench/cadence.ts              # BENCH_CADENCE_LEADS=200 BENCH_CONCURRENCY=16
@@ -13,6 +15,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { LEAD_CADENCE_WORKFLOW, type LeadCadenceInput } from '../engine/workflows/lead-cadence-types.js';
 import { createApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
@@ -96,11 +99,26 @@ export async function run(): Promise<void> {
     const { defaultPayloadConverter } = await import('@temporalio/common');
     const input = defaultPayloadConverter.fromPayload(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!) as LeadCadenceInput;
 
+    /** Enrols these contacts through the API from a worker thread; resolves with the wall time in ms. */
+    const enrolFromThread = (contactIds: string[]) =>
+      new Promise<number>((resolve, reject) => {
+        const w = new Worker(path.join(import.meta.dirname, 'support/enrol-worker.mjs'), { workerData: { url, key, campaignId: campaign.id, contactIds, concurrency } });
+        w.once('message', (m: { ms?: number; error?: string }) => {
+          void w.terminate();
+          if (m.error) reject(new Error(m.error));
+          else resolve(m.ms!);
+        });
+        w.once('error', reject);
+      });
     let next = 0;
     let bare = 0;
     process.stderr.write(`[cadence] ${rounds - 1} rounds after a warm-up: ${n} leads through the API / ${n} bare starts, ${concurrency} at a time\n`);
     const { ours, base } = await alternate({
-      ours: async () => n / ((await pool(n, concurrency, () => enrolOne(contacts[next++]!))) / 1000),
+      ours: async () => {
+        const batch = contacts.slice(next, next + n);
+        next += n;
+        return n / ((await enrolFromThread(batch)) / 1000);
+      },
       base: async () =>
         n /
         ((await pool(n, concurrency, async () => {

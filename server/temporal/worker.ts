@@ -16,9 +16,14 @@ export const WORKFLOWS_ENTRY = path.resolve(import.meta.dirname, '../../engine/w
  */
 export const WORKFLOW_INTERCEPTOR_MODULES = [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
 
-/** Bundling takes seconds; a process (or a test run) bundles once and hands the code to each worker. */
-export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_ENTRY, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietBundlerLogger });
+/**
+ * Bundling takes seconds; a process (or a test run) bundles once and hands the code to each worker.
+ * `tracing: false` leaves the OpenTelemetry interceptors out: with no OTLP endpoint their spans go
+ * nowhere, and making them cost every workflow task (bench/README.md). They add headers, never
+ * commands, so histories replay the same either way.
+ */
+export async function bundleWorkflows(opts: { tracing?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_ENTRY, workflowInterceptorModules: opts.tracing === false ? [] : WORKFLOW_INTERCEPTOR_MODULES, logger: quietBundlerLogger });
 }
 
 const quietBundlerLogger = {
@@ -42,8 +47,8 @@ export interface WorkerOptions {
   bundle?: WorkflowBundleWithSourceMap | { codePath: string };
   /** extra activities (the power dialer's) registered on the same worker */
   activities?: Record<string, (...args: never[]) => Promise<unknown>>;
-  /** where workflow spans go (server/ops/tracing.ts); absent: nowhere */
-  tracing?: { spanProcessor: SpanProcessor; resource: Resource };
+  /** where workflow spans go (server/ops/tracing.ts); absent or not enabled: nowhere, and no workflow interceptors */
+  tracing?: { enabled: boolean; spanProcessor: SpanProcessor; resource: Resource };
 }
 
 export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
@@ -52,11 +57,11 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    workflowBundle: opts.bundle ?? (await bundleWorkflows()),
+    workflowBundle: opts.bundle ?? (await bundleWorkflows({ tracing: opts.tracing?.enabled ?? false })),
     activities: { ...createPostCallActivities(opts.ports), ...(opts.activities ?? {}) },
     // A span per activity attempt, the child of the workflow's span that scheduled it; the
     // activity's own outgoing HTTP requests are its children (undici instrumentation).
-    interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })] },
+    interceptors: opts.tracing?.enabled ? { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })] } : {},
     sinks: {
       exporter: makeWorkflowExporter(
         opts.tracing?.spanProcessor ?? new NoopSpanProcessor(),

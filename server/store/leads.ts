@@ -284,56 +284,52 @@ export function leadsRepo(db: Db) {
     }
     return st;
   };
-  function walkPage(q: LeadPageQuery, from: string, where: string, params: Record<string, unknown>): Row[] {
-    return statement(`SELECT ${COLUMNS} FROM ${from} WHERE ${where} ORDER BY created_at, id LIMIT @limit OFFSET @offset`).all({
-      ...params,
-      limit: q.limit,
-      offset: q.offset,
-    }) as Row[];
+
+  /** A statement with its parameters: what a page runs, and what `plan` explains. */
+  interface Step {
+    sql: string;
+    params: Record<string, unknown>;
   }
-  function listCount(q: LeadPageQuery): number {
-    const { sql, params } = leadCountSql(q);
-    return statement(sql, true).get(params) as number;
-  }
+  const walkPageStep = (q: LeadPageQuery): Step => {
+    const { from, where, params } = leadListSql(q);
+    return { sql: `SELECT ${COLUMNS} FROM ${from} WHERE ${where} ORDER BY created_at, id LIMIT @limit OFFSET @offset`, params: { ...params, limit: q.limit, offset: q.offset } };
+  };
+  const run1 = (st: Step) => statement(st.sql, true).get(st.params) as number;
+
   // A search over a whole list: the FTS5 phrase counts it with no row read; the page either walks
   // the list in order testing each entry's text (cheap when matches are dense: it stops after
   // offset + limit of them) or reads the matching rows by rowid and sorts them (cheap when few).
   const agencyNo = db.prepare<[string], number>('SELECT rowid FROM agencies WHERE id = ?').pluck();
-  const searchCount = db.prepare<[string], number>('SELECT count(*) FROM lead_search WHERE lead_search MATCH ?').pluck();
-  const searchPage = {
-    pipeline: db.prepare(
-      `SELECT ${COLUMNS} FROM leads NOT INDEXED WHERE rowid IN (SELECT rowid FROM lead_search WHERE lead_search MATCH @phrase)
-         AND agency_id = @agencyId AND ${LIST_STATUS.pipeline} AND cadence_step = @cadenceStep
-       ORDER BY created_at, id LIMIT @limit OFFSET @offset`,
-    ),
-    parked: db.prepare(
-      `SELECT ${COLUMNS} FROM leads NOT INDEXED WHERE rowid IN (SELECT rowid FROM lead_search WHERE lead_search MATCH @phrase)
-         AND agency_id = @agencyId AND ${LIST_STATUS.parked}
-       ORDER BY created_at, id LIMIT @limit OFFSET @offset`,
-    ),
-  };
+  const searchPageSql = (mode: LeadPageQuery['mode']) =>
+    `SELECT ${COLUMNS} FROM leads NOT INDEXED WHERE rowid IN (SELECT rowid FROM lead_search WHERE lead_search MATCH @phrase)
+       AND agency_id = @agencyId AND ${LIST_STATUS[mode]}${mode === 'pipeline' ? ' AND cadence_step = @cadenceStep' : ''}
+     ORDER BY created_at, id LIMIT @limit OFFSET @offset`;
   const unfiltered = (q: LeadPageQuery) =>
     q.projectId === undefined && q.projectIds === undefined && q.campaignIds === undefined && q.cadenceId === undefined;
 
-  function page(q: LeadPageQuery): { rows: Row[]; total: number } {
-    const { from, where, params } = leadListSql(q);
+  /**
+   * The statements one page runs: the count, and the page's rows (null when the count says the
+   * page is past the end). Counting happens here, since the count decides how the rows are read.
+   */
+  function choose(q: LeadPageQuery): { count: Step; total: number; page: Step | null } {
     const no = q.search && unfiltered(q) ? agencyNo.get(q.agencyId) : undefined;
     const phrase = no !== undefined ? leadSearchPhrase(no, q.mode === 'pipeline' ? 'p' : 'w', q.cadenceStep ?? 0, q.search!) : null;
-    if (phrase !== null) {
-      const total = searchCount.get(phrase)!;
-      if (total <= q.offset) return { rows: [], total };
-      const listed = listCount({ ...q, search: undefined });
-      const walk = ((q.offset + q.limit) * listed) / total;
-      const rows =
-        walk <= total * WALK_ENTRIES_PER_ROW
-          ? walkPage(q, from, where, params)
-          : (searchPage[q.mode].all({ phrase, agencyId: q.agencyId, cadenceStep: q.cadenceStep ?? 0, limit: q.limit, offset: q.offset }) as Row[]);
-      return { rows, total };
-    }
-    const total = q.search
-      ? (statement(`SELECT count(*) FROM ${from} WHERE ${where}`, true).get(params) as number)
-      : listCount(q);
-    return { rows: total > q.offset ? walkPage(q, from, where, params) : [], total };
+    let count: Step;
+    if (phrase !== null) count = { sql: 'SELECT count(*) FROM lead_search WHERE lead_search MATCH @phrase', params: { phrase } };
+    else if (q.search) {
+      const { from, where, params } = leadListSql(q);
+      count = { sql: `SELECT count(*) FROM ${from} WHERE ${where}`, params };
+    } else count = leadCountSql(q);
+    const total = run1(count);
+    if (total <= q.offset) return { count, total, page: null };
+    if (phrase === null) return { count, total, page: walkPageStep(q) };
+    const listed = run1(leadCountSql({ ...q, search: undefined }));
+    const walk = ((q.offset + q.limit) * listed) / total;
+    const page =
+      walk <= total * WALK_ENTRIES_PER_ROW
+        ? walkPageStep(q)
+        : { sql: searchPageSql(q.mode), params: { phrase, agencyId: q.agencyId, ...(q.mode === 'pipeline' && { cadenceStep: q.cadenceStep ?? 0 }), limit: q.limit, offset: q.offset } };
+    return { count, total, page };
   }
 
   return {
@@ -382,8 +378,16 @@ export function leadsRepo(db: Db) {
     removeLiveOfCampaign: (agencyId: string, campaignId: string) => removeLiveOfCampaign.all(agencyId, campaignId).map((r) => r.id),
     removeLiveOfProject: (agencyId: string, projectId: string) => removeLiveOfProject.all(agencyId, projectId).map((r) => r.id),
     page(q: LeadPageQuery): { leads: LeadRecord[]; total: number } {
-      const { rows, total } = page(q);
+      const { total, page } = choose(q);
+      const rows = page ? (statement(page.sql).all(page.params) as Row[]) : [];
       return { leads: rows.map(fromRow), total };
+    },
+    /** What a page of `q` runs, each statement with SQLite's query plan (bench/lead-list.ts prints them). */
+    plan(q: LeadPageQuery): { count: string; page: string | null } {
+      const explain = (st: Step) =>
+        `${st.sql.replace(COLUMNS, '<columns>').replace(/\s+/g, ' ')} => ${(db.prepare(`EXPLAIN QUERY PLAN ${st.sql}`).all(st.params) as { detail: string }[]).map((r) => r.detail).join(' | ')}`;
+      const { count, page } = choose(q);
+      return { count: explain(count), page: page && explain(page) };
     },
     /** Live leads of a campaign per cadence step. */
     perStep: (agencyId: string, campaignId: string) => perStep.all(agencyId, campaignId),

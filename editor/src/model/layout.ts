@@ -70,15 +70,19 @@ export interface LayoutResult {
 /** The lane of each step: the first lane (in display order) whose entry reaches it. */
 export function assignLanes(input: Pick<LayoutInput, 'lanes' | 'nodes' | 'edges'>, orphanLane: string): Record<string, string> {
   const out = new Map<string, string[]>();
-  for (const e of input.edges) out.set(e.source, [...(out.get(e.source) ?? []), e.target]);
+  for (const e of input.edges) {
+    const targets = out.get(e.source);
+    if (targets) targets.push(e.target);
+    else out.set(e.source, [e.target]);
+  }
   const laneOf: Record<string, string> = {};
   for (const lane of input.lanes) {
     const queue = lane.entry ? [lane.entry] : [];
-    while (queue.length) {
-      const id = queue.shift()!;
+    for (let i = 0; i < queue.length; i++) {
+      const id = queue[i]!;
       if (laneOf[id] !== undefined) continue;
       laneOf[id] = lane.id;
-      queue.push(...(out.get(id) ?? []));
+      for (const w of out.get(id) ?? []) queue.push(w);
     }
   }
   for (const n of input.nodes) laneOf[n.id] ??= orphanLane;
@@ -159,10 +163,23 @@ export async function layoutWorkflow(input: LayoutInput, orphanLane = 'ORPHANS',
   const auto: Record<string, XY> = {};
   const lanes: Record<string, XY> = {};
   let cursor = 0;
+  // Each lane's steps, and the edges between two of them, in input order (one pass, not one per lane).
+  const membersOf = new Map<string, LayoutInput['nodes']>();
+  for (const n of input.nodes) {
+    const m = membersOf.get(laneOf[n.id]!);
+    if (m) m.push(n);
+    else membersOf.set(laneOf[n.id]!, [n]);
+  }
+  const edgesOf = new Map<string, LayoutInput['edges']>();
+  for (const e of input.edges) {
+    if (!byId.has(e.source) || !byId.has(e.target) || laneOf[e.source] !== laneOf[e.target]) continue;
+    const m = edgesOf.get(laneOf[e.source]!);
+    if (m) m.push(e);
+    else edgesOf.set(laneOf[e.source]!, [e]);
+  }
   for (const lane of laneIds) {
-    const members = input.nodes.filter((n) => laneOf[n.id] === lane);
-    const inLane = new Set(members.map((n) => n.id));
-    const edges = input.edges.filter((e) => inLane.has(e.source) && inLane.has(e.target)).sort((a, b) => (a.source === b.source ? a.order - b.order : 0));
+    const members = membersOf.get(lane) ?? [];
+    const edges = [...(edgesOf.get(lane) ?? [])].sort((a, b) => (a.source === b.source ? a.order - b.order : 0));
     let width = NODE_WIDTH;
     if (members.length > 0) {
       const tree = opts.plainDagre ? null : laneTree(members.map((n) => n.id), edges);

@@ -1,5 +1,6 @@
 /**
- * Automatic layout: one column per lane (outcome), each laid out top-down by dagre, branch children
+ * Automatic layout: one column per lane (outcome), each laid out top-down as dagre does it (a lane
+ * that is a tree by model/tree-layout.ts, which gives dagre's positions without dagre), branch children
  * kept in handle order (true before false, cases in order). Pure and async (so a worker or ELK could
  * replace dagre without touching callers); it only computes positions.
  *

@@ -182,6 +182,45 @@ describe('layout', () => {
       expect(await layoutWorkflow(structuredClone(input))).toEqual(await layoutWorkflow(structuredClone(input), 'ORPHANS', { plainDagre: true }));
     }
   });
+
+  it('lays out trees (model/tree-layout.ts) exactly as plain dagre does: 200 random lanes up to 1,000 steps', async () => {
+    // Trees grown at random: chains, routers with 2-6 handles, a branch's children in random handle
+    // order, mixed step sizes (odd and fractional widths too), some numeric step ids (graphlib
+    // orders those keys differently), and now and then a merge or an unconnected step (dagre's path).
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const sizes = [{}, {}, {}, { width: 260, height: 90 }, { width: 241, height: 77 }, { width: 199.5, height: 60.25 }];
+    let trees = 0;
+    for (let k = 0; k < 200; k++) {
+      const n = 1 + Math.floor(rnd() * (k % 20 === 0 ? 1000 : k % 4 === 0 ? 300 : 60));
+      const ids = Array.from({ length: n }, (_, i) => (k % 5 === 1 ? `${i * 7 + 1}` : `s${i + 1}`));
+      const edges: { source: string; target: string; order: number }[] = [];
+      const open: { id: string; handles: number; used: number }[] = [{ id: ids[0]!, handles: 1, used: 0 }];
+      const entries = [ids[0]!];
+      for (let i = 1; i < n; i++) {
+        if (rnd() < 0.01 && entries.length < 4) {
+          entries.push(ids[i]!);
+        } else if (rnd() < 0.005) {
+          // unconnected
+        } else {
+          const free = open.filter((o) => o.used < o.handles);
+          const from = free.length && rnd() < 0.97 ? free[Math.floor(rnd() * Math.min(free.length, 3)) + Math.max(0, free.length - 3)]! : open[Math.floor(rnd() * open.length)]!;
+          edges.push({ source: from.id, target: ids[i]!, order: rnd() < 0.5 ? from.used : Math.floor(rnd() * 6) });
+          from.used++;
+          if (k % 7 === 3 && rnd() < 0.01) edges.push({ source: ids[Math.floor(rnd() * i)]!, target: ids[i]!, order: 0 });
+        }
+        open.push({ id: ids[i]!, handles: rnd() < 0.15 ? 2 + Math.floor(rnd() * 5) : 1, used: 0 });
+      }
+      const input = {
+        lanes: ['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION'].map((id, i) => ({ id, entry: entries[i] ?? null })),
+        nodes: ids.map((id) => ({ id, position: { x: 0, y: 0 }, pinned: rnd() < 0.03, ...sizes[Math.floor(rnd() * sizes.length)]! })),
+        edges: edges.sort(() => rnd() - 0.5),
+      };
+      if (new Set(edges.map((e) => `${e.source}>${e.target}`)).size === new Set(edges.map((e) => e.target)).size) trees++; // no merges: every lane a tree
+      expect(await layoutWorkflow(structuredClone(input))).toEqual(await layoutWorkflow(structuredClone(input), 'ORPHANS', { plainDagre: true }));
+    }
+    expect(trees).toBeGreaterThan(100);
+  }, 120_000);
 });
 
 describe('conflicts, runs, tokens, validation', () => {

@@ -1,5 +1,6 @@
 /**
- * Automatic layout: one column per lane (outcome), each laid out top-down by dagre, branch children
+ * Automatic layout: one column per lane (outcome), each laid out top-down as dagre does it (a lane
+ * that is a tree by model/tree-layout.ts, which gives dagre's positions without dagre), branch children
  * kept in handle order (true before false, cases in order). Pure and async (so a worker or ELK could
  * replace dagre without touching callers); it only computes positions.
  *
@@ -16,6 +17,7 @@
  */
 import dagre from '@dagrejs/dagre';
 import { BRANCH_OFFSET, ROW_HEIGHT } from '../../../engine/graph/layout';
+import { layoutTree } from './tree-layout';
 
 export interface XY {
   x: number;
@@ -30,6 +32,10 @@ const GRID_Y = ROW_HEIGHT;
 const LANE_GAP = 40;
 const HEADER_GAP = 44;
 const TOP = LANE_HEADER_HEIGHT + HEADER_GAP;
+/** dagre's settings (edgesep is its default) */
+const NODESEP = 36;
+const RANKSEP = 52;
+const EDGESEP = 20;
 
 const onGrid = (x: number, y: number) => Number.isInteger(x / GRID_X) && Number.isInteger(y / GRID_Y);
 
@@ -65,15 +71,19 @@ export interface LayoutResult {
 /** The lane of each step: the first lane (in display order) whose entry reaches it. */
 export function assignLanes(input: Pick<LayoutInput, 'lanes' | 'nodes' | 'edges'>, orphanLane: string): Record<string, string> {
   const out = new Map<string, string[]>();
-  for (const e of input.edges) out.set(e.source, [...(out.get(e.source) ?? []), e.target]);
+  for (const e of input.edges) {
+    const targets = out.get(e.source);
+    if (targets) targets.push(e.target);
+    else out.set(e.source, [e.target]);
+  }
   const laneOf: Record<string, string> = {};
   for (const lane of input.lanes) {
     const queue = lane.entry ? [lane.entry] : [];
-    while (queue.length) {
-      const id = queue.shift()!;
+    for (let i = 0; i < queue.length; i++) {
+      const id = queue[i]!;
       if (laneOf[id] !== undefined) continue;
       laneOf[id] = lane.id;
-      queue.push(...(out.get(id) ?? []));
+      for (const w of out.get(id) ?? []) queue.push(w);
     }
   }
   for (const n of input.nodes) laneOf[n.id] ??= orphanLane;
@@ -83,44 +93,36 @@ export function assignLanes(input: Pick<LayoutInput, 'lanes' | 'nodes' | 'edges'
 type DagreGraph = InstanceType<typeof dagre.graphlib.Graph>;
 
 /**
- * Whether a lane's dagre graph is a tree: one step without a parent, every other step with exactly
- * one, all reachable from the first. Lanes are trees unless chains merge or steps are unconnected.
+ * A lane as a tree, if it is one: one step without a parent, every other step with exactly one, all
+ * reachable from the first (lanes are trees unless chains merge or steps are unconnected). `ids[0]`
+ * is the root; `children` lists each step's children in the order dagre would get their edges
+ * (repeated edges once, as graphlib keeps them).
  */
-function isTree(g: DagreGraph): boolean {
-  const roots = g.nodes().filter((v) => (g.predecessors(v) ?? []).length === 0);
-  if (roots.length !== 1) return false;
-  if (g.nodes().some((v) => (g.predecessors(v) ?? []).length > 1)) return false;
-  const seen = new Set(roots);
-  const queue = [...roots];
-  for (let i = 0; i < queue.length; i++) for (const w of g.successors(queue[i]!) ?? []) if (!seen.has(w)) (seen.add(w), queue.push(w));
-  return seen.size === g.nodeCount();
-}
-
-/**
- * dagre's ranking for a tree, in linear time. dagre ranks with network simplex, which minimises the
- * summed length of the edges; in a tree every edge can be tight (as short as its `minlen`), so the
- * optimum it finds is unique: a step's rank is its parent's plus the edge's minlen. The graph dagre
- * hands a ranker also holds its nesting root (weight-0 edges to every step), placed just above.
- * Network simplex spends ~40 % of a 250-step lane's layout finding the same answer.
- */
-function treeRanker(g: DagreGraph): void {
-  const root = (g.graph() as { nestingRoot?: string }).nestingRoot;
-  const rank = (v: string) => g.node(v) as { rank?: number };
-  const queue = g.nodes().filter((v) => v !== root && (g.inEdges(v) ?? []).every((e) => e.v === root));
-  for (const v of queue) rank(v).rank = 0;
-  for (let i = 0; i < queue.length; i++) {
-    const v = queue[i]!;
-    for (const e of g.outEdges(v) ?? []) {
-      if (e.w === root) continue;
-      rank(e.w).rank = rank(v).rank! + ((g.edge(e) as { minlen?: number }).minlen ?? 1);
-      queue.push(e.w);
-    }
+function laneTree(members: string[], edges: { source: string; target: string }[]): { ids: string[]; children: number[][] } | null {
+  const parents = new Map<string, Set<string>>();
+  for (const e of edges) {
+    let p = parents.get(e.target);
+    if (!p) parents.set(e.target, (p = new Set()));
+    p.add(e.source);
   }
-  if (root !== undefined) {
-    let top = 0;
-    for (const e of g.outEdges(root) ?? []) top = Math.min(top, rank(e.w).rank! - ((g.edge(e) as { minlen?: number }).minlen ?? 1));
-    rank(root).rank = top;
+  const roots = members.filter((id) => !parents.has(id));
+  if (roots.length !== 1) return null;
+  for (const p of parents.values()) if (p.size > 1) return null;
+  const index = new Map<string, number>([[roots[0]!, 0]]);
+  const ids = [roots[0]!];
+  for (const id of members) if (id !== ids[0]) (index.set(id, ids.length), ids.push(id));
+  const children: number[][] = ids.map(() => []);
+  const seenEdge = new Set<string>();
+  for (const e of edges) {
+    const key = `${e.source}\u0000${e.target}`;
+    if (seenEdge.has(key)) continue;
+    seenEdge.add(key);
+    children[index.get(e.source)!]!.push(index.get(e.target)!);
   }
+  let reached = 0;
+  const stack = [0];
+  while (stack.length) (reached++, stack.push(...children[stack.pop()!]!));
+  return reached === ids.length ? { ids, children } : null;
 }
 
 /**
@@ -148,8 +150,8 @@ function initialOrder(g: DagreGraph): void {
 const yieldToBrowser = () => new Promise<void>((r) => setTimeout(r, 0));
 
 /**
- * `plainDagre`: dagre's own ranking and ordering instead of the shortcuts above (tests check that
- * both give the same layout).
+ * `plainDagre`: dagre for every lane, with its own ranking and ordering, instead of the shortcuts
+ * (model/tree-layout.ts for trees, initialOrder otherwise); tests check both give the same layout.
  */
 export async function layoutWorkflow(input: LayoutInput, orphanLane = 'ORPHANS', opts: { plainDagre?: boolean } = {}): Promise<LayoutResult> {
   await yieldToBrowser();
@@ -162,31 +164,52 @@ export async function layoutWorkflow(input: LayoutInput, orphanLane = 'ORPHANS',
   const auto: Record<string, XY> = {};
   const lanes: Record<string, XY> = {};
   let cursor = 0;
+  // Each lane's steps, and the edges between two of them, in input order (one pass, not one per lane).
+  const membersOf = new Map<string, LayoutInput['nodes']>();
+  for (const n of input.nodes) {
+    const m = membersOf.get(laneOf[n.id]!);
+    if (m) m.push(n);
+    else membersOf.set(laneOf[n.id]!, [n]);
+  }
+  const edgesOf = new Map<string, LayoutInput['edges']>();
+  for (const e of input.edges) {
+    if (!byId.has(e.source) || !byId.has(e.target) || laneOf[e.source] !== laneOf[e.target]) continue;
+    const m = edgesOf.get(laneOf[e.source]!);
+    if (m) m.push(e);
+    else edgesOf.set(laneOf[e.source]!, [e]);
+  }
   for (const lane of laneIds) {
-    const members = input.nodes.filter((n) => laneOf[n.id] === lane);
-    const inLane = new Set(members.map((n) => n.id));
-    const edges = input.edges.filter((e) => inLane.has(e.source) && inLane.has(e.target)).sort((a, b) => (a.source === b.source ? a.order - b.order : 0));
+    const members = membersOf.get(lane) ?? [];
+    const edges = [...(edgesOf.get(lane) ?? [])].sort((a, b) => (a.source === b.source ? a.order - b.order : 0));
     let width = NODE_WIDTH;
     if (members.length > 0) {
-      const g = new dagre.graphlib.Graph();
-      g.setGraph({ rankdir: 'TB', nodesep: 36, ranksep: 52, marginx: 0, marginy: 0 });
-      g.setDefaultEdgeLabel(() => ({}));
-      for (const n of members) g.setNode(n.id, size(n.id));
-      for (const e of edges) g.setEdge(e.source, e.target);
-      // Branch children left to right in handle order.
-      const constraints: { left: string; right: string }[] = [];
-      const bySource = new Map<string, string[]>();
-      for (const e of edges) bySource.set(e.source, [...(bySource.get(e.source) ?? []), e.target]);
-      for (const targets of bySource.values()) for (let i = 1; i < targets.length; i++) constraints.push({ left: targets[i - 1]!, right: targets[i]! });
-      // Lanes are trees: the handle-order constraints give the order, dagre's crossing-minimising
-      // sweeps would only cost time (about 2.5x on a 250-step lane).
-      if (!opts.plainDagre && isTree(g)) g.graph().ranker = treeRanker as never;
-      dagre.layout(g, { disableOptimalOrderHeuristic: true, ...(!opts.plainDagre && { customOrder: (lg: DagreGraph) => initialOrder(lg) }), ...(constraints.length && { constraints }) });
-      width = Math.max(NODE_WIDTH, g.graph().width ?? NODE_WIDTH);
-      for (const n of members) {
-        const p = g.node(n.id) as { x: number; y: number };
-        const s = size(n.id);
-        auto[n.id] = { x: cursor + p.x - s.width / 2, y: TOP + p.y - s.height / 2 };
+      const tree = opts.plainDagre ? null : laneTree(members.map((n) => n.id), edges);
+      if (tree) {
+        // A tree: dagre's result computed directly (model/tree-layout.ts), no graphlib graphs.
+        const sizes = tree.ids.map(size);
+        const r = layoutTree({ width: sizes.map((s) => s.width), height: sizes.map((s) => s.height), children: tree.children, nodesep: NODESEP, ranksep: RANKSEP / 2, edgesep: EDGESEP });
+        width = Math.max(NODE_WIDTH, r.width);
+        tree.ids.forEach((id, i) => (auto[id] = { x: cursor + r.x[i]! - sizes[i]!.width / 2, y: TOP + r.y[i]! - sizes[i]!.height / 2 }));
+      } else {
+        const g = new dagre.graphlib.Graph();
+        g.setGraph({ rankdir: 'TB', nodesep: NODESEP, ranksep: RANKSEP, marginx: 0, marginy: 0 });
+        g.setDefaultEdgeLabel(() => ({}));
+        for (const n of members) g.setNode(n.id, size(n.id));
+        for (const e of edges) g.setEdge(e.source, e.target);
+        // Branch children left to right in handle order.
+        const constraints: { left: string; right: string }[] = [];
+        const bySource = new Map<string, string[]>();
+        for (const e of edges) bySource.set(e.source, [...(bySource.get(e.source) ?? []), e.target]);
+        for (const targets of bySource.values()) for (let i = 1; i < targets.length; i++) constraints.push({ left: targets[i - 1]!, right: targets[i]! });
+        // dagre's crossing-minimising sweeps would only cost time (about 2.5x on a 250-step lane):
+        // the initial order already keeps a branch's children in handle order.
+        dagre.layout(g, { disableOptimalOrderHeuristic: true, ...(!opts.plainDagre && { customOrder: (lg: DagreGraph) => initialOrder(lg) }), ...(constraints.length && { constraints }) });
+        width = Math.max(NODE_WIDTH, g.graph().width ?? NODE_WIDTH);
+        for (const n of members) {
+          const p = g.node(n.id) as { x: number; y: number };
+          const s = size(n.id);
+          auto[n.id] = { x: cursor + p.x - s.width / 2, y: TOP + p.y - s.height / 2 };
+        }
       }
     }
     lanes[lane] = { x: cursor + (width - NODE_WIDTH) / 2, y: 0 };

@@ -183,7 +183,7 @@ describe('layout', () => {
     }
   });
 
-  it('lays out trees (model/tree-layout.ts) exactly as plain dagre does: 200 random lanes up to 1,000 steps', async () => {
+  it('lays out trees (model/tree-layout.ts) exactly as plain dagre does: 100 random lanes up to 1,000 steps', async () => {
     // Trees grown at random: chains, routers with 2-6 handles, a branch's children in random handle
     // order, mixed step sizes (odd and fractional widths too), some numeric step ids (graphlib
     // orders those keys differently), and now and then a merge or an unconnected step (dagre's path).
@@ -191,7 +191,7 @@ describe('layout', () => {
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const sizes = [{}, {}, {}, { width: 260, height: 90 }, { width: 241, height: 77 }, { width: 199.5, height: 60.25 }];
     let trees = 0;
-    for (let k = 0; k < 200; k++) {
+    for (let k = 0; k < 100; k++) {
       const n = 1 + Math.floor(rnd() * (k % 20 === 0 ? 1000 : k % 4 === 0 ? 300 : 60));
       const ids = Array.from({ length: n }, (_, i) => (k % 5 === 1 ? `${i * 7 + 1}` : `s${i + 1}`));
       const edges: { source: string; target: string; order: number }[] = [];
@@ -219,7 +219,7 @@ describe('layout', () => {
       if (new Set(edges.map((e) => `${e.source}>${e.target}`)).size === new Set(edges.map((e) => e.target)).size) trees++; // no merges: every lane a tree
       expect(await layoutWorkflow(structuredClone(input))).toEqual(await layoutWorkflow(structuredClone(input), 'ORPHANS', { plainDagre: true }));
     }
-    expect(trees).toBeGreaterThan(100);
+    expect(trees).toBeGreaterThan(50);
   }, 120_000);
 });
 

@@ -60,10 +60,11 @@ export async function run(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const providers = composeProviders(config, db, repos, logger);
   const ports = providers.ports;
-  const temporal = await connectTemporal(dev.address, 'default', config.taskQueue);
   // No call is due during the bench (the first step is a day away); a voice platform that places nothing.
   const voice = { placeCall: async (r: { callId: string }) => ({ callId: r.callId }) };
-  const { worker, connection } = await composeWorker({ config, address: dev.address, db, repos, ports, voice, bundle: await bundleWorkflows() });
+  const { worker, connection } = await composeWorker({ config, address: dev.address, db, repos, ports, voice, bundle: await bundleWorkflows({ tracing: false }) });
+  // As `npm start` runs it: the API's client shares the worker's connection (the baseline's bare starts use the same client).
+  const temporal = await connectTemporal(dev.address, 'default', config.taskQueue, connection);
   const running = worker.run();
   const services = composeServices({ config, db, repos, providers, temporal, logger });
   const server: Server = createApp(services).listen(0, '127.0.0.1');

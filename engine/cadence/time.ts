@@ -8,9 +8,23 @@ import { CadenceError } from './errors.js';
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
 
+/**
+ * Answers of `IANAZone.isValidZone`, which builds an `Intl.DateTimeFormat` on every call (~50-100
+ * µs; an enrolment asked it several times, bench/README.md). A name's validity never changes, so
+ * caching it cannot change a result (workflow code included). Bounded: names come from input.
+ */
+const zoneValidity = new Map<string, boolean>();
+const ZONE_CACHE_LIMIT = 2000;
+
 /** True for a time-zone name the runtime knows (IANA names, `UTC`). */
 export function isValidZone(name: unknown): name is string {
-  return typeof name === 'string' && name.trim() !== '' && IANAZone.isValidZone(name);
+  if (typeof name !== 'string' || name.trim() === '') return false;
+  let valid = zoneValidity.get(name);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(name);
+    if (zoneValidity.size < ZONE_CACHE_LIMIT) zoneValidity.set(name, valid);
+  }
+  return valid;
 }
 
 /** The zone, or a CadenceError naming the offending value. */

@@ -15,21 +15,11 @@ import { openDb, type Db } from '../server/store/db.js';
 import { leadListSql, type LeadPageQuery, type LeadRecord } from '../server/store/leads.js';
 import type { LeadCallStatus } from '../schemas/cadence.js';
 import { alternate, emit, median, percentile, spreadOf } from './figures.js';
+import { seededRandom } from '../test/helpers/random.js';
 
 const FIRST = ['ana', 'bo', 'cy', 'dana', 'eli', 'fay', 'gus', 'hana', 'ivo', 'jo', 'kai', 'lea', 'max', 'nia', 'olu', 'pia', 'quin', 'ravi', 'sam', 'tess'];
 const LAST = ['garcia', 'smith', 'nguyen', 'kim', 'lopez', 'brown', 'okafor', 'patel', 'rossi', 'novak', 'silva', 'khan', 'meyer', 'diaz', 'sato', 'haddad', 'ivanova', 'murphy', 'chen', 'adeyemi'];
 const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
-
-/** Deterministic pseudo-random numbers, so every run measures the same table. */
-function rng(seed: number) {
-  let x = seed >>> 0;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x1_0000_0000;
-  };
-}
 
 interface World {
   db: Db;
@@ -55,7 +45,7 @@ function build(count: number): World {
       campaigns.push({ id: campaign.id, projectId: project.id, locationId: project.locationId, name: campaign.name });
     }
   }
-  const random = rng(42);
+  const random = seededRandom(42);
   const statuses: LeadCallStatus[] = ['scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'calling', 'callback', 'waiting_for_window', 'completed', 'exhausted'];
   const started = performance.now();
   const base = Date.UTC(2026, 0, 1);

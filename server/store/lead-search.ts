@@ -15,16 +15,30 @@ import type { Db } from './db.js';
  * index holds one position per character of every listed lead's text.
  */
 
+/** The statuses each list shows: `p` the cadence-step list (spec 4.7), `w` the parked list (4.8). */
+export const LIST_STATUSES = { p: ['scheduled', 'calling', 'callback'], w: ['waiting_for_window'] } as const;
+export type LeadList = keyof typeof LIST_STATUSES;
+/** The list a page of each mode reads. */
+export const LIST_OF_MODE = { pipeline: 'p', parked: 'w' } as const satisfies Record<string, LeadList>;
+
+/**
+ * `call_status` restricted to a list's statuses, in SQL, written exactly as the WHERE of the
+ * list's partial indexes (migration 003): SQLite uses a partial index only when the query repeats
+ * its condition.
+ */
+export function listStatusSql(list: LeadList, status = 'call_status'): string {
+  const statuses = LIST_STATUSES[list];
+  return statuses.length === 1 ? `${status} = '${statuses[0]}'` : `${status} IN (${statuses.map((x) => `'${x}'`).join(',')})`;
+}
+
 /** The list a lead with this status is shown in; null: in none (finished leads). */
-export function leadListOf(callStatus: string): 'p' | 'w' | null {
-  if (callStatus === 'scheduled' || callStatus === 'calling' || callStatus === 'callback') return 'p';
-  if (callStatus === 'waiting_for_window') return 'w';
+function leadListOf(callStatus: string): LeadList | null {
+  for (const list of Object.keys(LIST_STATUSES) as LeadList[]) if ((LIST_STATUSES[list] as readonly string[]).includes(callStatus)) return list;
   return null;
 }
 
 /** The SQL form of `leadListOf`, for triggers and backfills over a `call_status` expression. */
-export const leadListSqlOf = (status: string) =>
-  `CASE WHEN ${status} IN ('scheduled','calling','callback') THEN 'p' WHEN ${status} = 'waiting_for_window' THEN 'w' END`;
+export const leadListSqlOf = (status: string) => `CASE WHEN ${listStatusSql('p', status)} THEN 'p' WHEN ${listStatusSql('w', status)} THEN 'w' END`;
 
 /**
  * A trigram as word characters, prefix-free: lowercase letters a-y and digits stand for themselves,
@@ -38,7 +52,7 @@ const encode = (codePoints: readonly string[]) =>
  * decimal), the list letter, the step (decimal, `p` only), `x`; letters end each number, so no two
  * lists share a prefix.
  */
-function listPrefix(agencyNo: number, list: 'p' | 'w', step: number): string {
+function listPrefix(agencyNo: number, list: LeadList, step: number): string {
   return `${agencyNo}${list}${list === 'p' ? step : ''}x`;
 }
 
@@ -58,10 +72,10 @@ export function leadSearchWords(agencyNo: number, callStatus: string, cadenceSte
 }
 
 /** Shortest search the index answers; shorter ones (one or two characters) scan the list. */
-export const MIN_INDEXED_SEARCH = 3;
+const MIN_INDEXED_SEARCH = 3;
 
 /** The FTS5 query for a search of one list: the phrase of its trigrams; null when too short for the index. */
-export function leadSearchPhrase(agencyNo: number, list: 'p' | 'w', step: number, search: string): string | null {
+export function leadSearchPhrase(agencyNo: number, list: LeadList, step: number, search: string): string | null {
   if (Array.from(search).length < MIN_INDEXED_SEARCH) return null;
   return `"${trigramWords(listPrefix(agencyNo, list, step), search).join(' ')}"`;
 }

@@ -2,7 +2,7 @@ import type { LeadCallStatus } from '../../schemas/cadence.js';
 import type { Db } from './db.js';
 import { parseJson } from './db.js';
 import { nowIso } from './ids.js';
-import { leadSearchPhrase } from './lead-search.js';
+import { LIST_OF_MODE, leadSearchPhrase, listStatusSql } from './lead-search.js';
 
 /** Statuses of a lead the dialer still works; the others are final. */
 export const LIVE_STATUSES: readonly LeadCallStatus[] = ['scheduled', 'waiting_for_window', 'calling', 'callback'];
@@ -129,27 +129,14 @@ export function searchText(l: Pick<LeadRecord, 'firstName' | 'fullName' | 'email
   return [l.firstName, l.fullName, l.email, l.phone, l.phone.replace(/\D/g, '')].join(' ').toLowerCase();
 }
 
-/**
- * The status filters of the two lists, written exactly as the WHERE of their partial indexes
- * (migration 003): SQLite uses a partial index only when the query repeats its condition.
- */
-const LIST_STATUS = {
-  pipeline: "call_status IN ('scheduled','calling','callback')",
-  parked: "call_status = 'waiting_for_window'",
-} as const;
+/** The status filter of a mode's list, as its partial indexes' WHERE (server/store/lead-search.ts). */
+const listStatus = (mode: LeadPageQuery['mode']) => listStatusSql(LIST_OF_MODE[mode]);
 
 /**
- * The SQL of one list shape (which filters are present); the values are bound as named parameters.
- *
- * Each shape names its index, so the plan does not depend on statistics the store never gathers:
- * - a campaign, project or cadence filter walks that filter's index, so a page costs what the
- *   filter matches, never a scan of the whole step looking for a small campaign's leads;
- * - a whole step walks the narrow step index (counts twice as fast), or with `search` the wide
- *   one, which tests `search` without reading the table.
+ * The filters a list page and its count share (step, project, campaigns, cadence), as named
+ * parameters over columns `leads` and `lead_list_counts` both have.
  */
-export function leadListSql(q: LeadPageQuery): { from: string; where: string; params: Record<string, unknown> } {
-  const terms = ['agency_id = @agencyId', LIST_STATUS[q.mode]];
-  const params: Record<string, unknown> = { agencyId: q.agencyId };
+function filterTerms(q: LeadPageQuery, terms: string[], params: Record<string, unknown>): void {
   if (q.mode === 'pipeline') {
     terms.push('cadence_step = @cadenceStep');
     params.cadenceStep = q.cadenceStep ?? 0;
@@ -174,6 +161,21 @@ export function leadListSql(q: LeadPageQuery): { from: string; where: string; pa
     terms.push('cadence_id = @cadenceId');
     params.cadenceId = q.cadenceId;
   }
+}
+
+/**
+ * The SQL of one list shape (which filters are present); the values are bound as named parameters.
+ *
+ * Each shape names its index, so the plan does not depend on statistics the store never gathers:
+ * - a campaign, project or cadence filter walks that filter's index, so a page costs what the
+ *   filter matches, never a scan of the whole step looking for a small campaign's leads;
+ * - a whole step walks the narrow step index (counts twice as fast), or with `search` the wide
+ *   one, which tests `search` without reading the table.
+ */
+export function leadListSql(q: LeadPageQuery): { from: string; where: string; params: Record<string, unknown> } {
+  const terms = ['agency_id = @agencyId', listStatus(q.mode)];
+  const params: Record<string, unknown> = { agencyId: q.agencyId };
+  filterTerms(q, terms, params);
   if (q.search) {
     // instr: a plain substring test, no LIKE wildcards to escape; both sides are lowercased.
     terms.push('instr(search, @search) > 0');
@@ -193,26 +195,8 @@ function listIndex(q: LeadPageQuery): string {
 /** The count of a list without a search, from the counts migration 010 keeps: a few rows summed, never a walk. */
 function leadCountSql(q: LeadPageQuery): { sql: string; params: Record<string, unknown> } {
   const terms = ['agency_id = @agencyId', 'list = @list'];
-  const params: Record<string, unknown> = { agencyId: q.agencyId, list: q.mode === 'pipeline' ? 'p' : 'w' };
-  if (q.mode === 'pipeline') {
-    terms.push('cadence_step = @cadenceStep');
-    params.cadenceStep = q.cadenceStep ?? 0;
-  }
-  if (q.projectId !== undefined) {
-    terms.push('project_id = @projectId');
-    params.projectId = q.projectId;
-  } else if (q.projectIds !== undefined) {
-    terms.push('project_id IN (SELECT value FROM json_each(@projectIds))');
-    params.projectIds = JSON.stringify(q.projectIds);
-  }
-  if (q.campaignIds !== undefined) {
-    terms.push('campaign_id IN (SELECT value FROM json_each(@campaignIds))');
-    params.campaignIds = JSON.stringify(q.campaignIds);
-  }
-  if (q.cadenceId !== undefined) {
-    terms.push('cadence_id = @cadenceId');
-    params.cadenceId = q.cadenceId;
-  }
+  const params: Record<string, unknown> = { agencyId: q.agencyId, list: LIST_OF_MODE[q.mode] };
+  filterTerms(q, terms, params);
   return { sql: `SELECT coalesce(sum(n), 0) FROM lead_list_counts WHERE ${terms.join(' AND ')}`, params };
 }
 
@@ -302,7 +286,7 @@ export function leadsRepo(db: Db) {
   const agencyNo = db.prepare<[string], number>('SELECT rowid FROM agencies WHERE id = ?').pluck();
   const searchPageSql = (mode: LeadPageQuery['mode']) =>
     `SELECT ${COLUMNS} FROM leads NOT INDEXED WHERE rowid IN (SELECT rowid FROM lead_search WHERE lead_search MATCH @phrase)
-       AND agency_id = @agencyId AND ${LIST_STATUS[mode]}${mode === 'pipeline' ? ' AND cadence_step = @cadenceStep' : ''}
+       AND agency_id = @agencyId AND ${listStatus(mode)}${mode === 'pipeline' ? ' AND cadence_step = @cadenceStep' : ''}
      ORDER BY created_at, id LIMIT @limit OFFSET @offset`;
   const unfiltered = (q: LeadPageQuery) =>
     q.projectId === undefined && q.projectIds === undefined && q.campaignIds === undefined && q.cadenceId === undefined;
@@ -313,7 +297,7 @@ export function leadsRepo(db: Db) {
    */
   function choose(q: LeadPageQuery): { count: Step; total: number; page: Step | null } {
     const no = q.search && unfiltered(q) ? agencyNo.get(q.agencyId) : undefined;
-    const phrase = no !== undefined ? leadSearchPhrase(no, q.mode === 'pipeline' ? 'p' : 'w', q.cadenceStep ?? 0, q.search!) : null;
+    const phrase = no !== undefined ? leadSearchPhrase(no, LIST_OF_MODE[q.mode], q.cadenceStep ?? 0, q.search!) : null;
     let count: Step;
     if (phrase !== null) count = { sql: 'SELECT count(*) FROM lead_search WHERE lead_search MATCH @phrase', params: { phrase } };
     else if (q.search) {

@@ -6,6 +6,7 @@ import type { LeadCallStatus } from '../../schemas/cadence.js';
 import { createRepos } from '../../server/services.js';
 import { openDb, type Db } from '../../server/store/db.js';
 import { isLive, searchText, type LeadPageQuery, type LeadRecord } from '../../server/store/leads.js';
+import { seededRandom } from '../helpers/random.js';
 
 /**
  * Lead lists (migration 010): counts kept by triggers, and the FTS5 search index, must answer
@@ -21,16 +22,7 @@ let repos: ReturnType<typeof createRepos>;
 const campaigns: { agencyId: string; id: string; projectId: string; locationId: string; cadenceId: string | null }[] = [];
 const leads = new Map<string, LeadRecord>();
 
-function rng(seed: number) {
-  let x = seed >>> 0;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x1_0000_0000;
-  };
-}
-const random = rng(7);
+const random = seededRandom(7);
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
 
 beforeAll(() => {

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { alternate, paired } from './figures.js';
 import { load, type Load } from './support/load.js';
 import { seedCampaign, startInstance } from './support/instance.js';
+import { apiFloor } from './support/api-floor.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const log = (s: string) => process.stderr.write(`[api] ${s}\n`);
@@ -61,9 +62,37 @@ export async function run() {
       paired(`api_${name}_rps`, 'req/s', against, ours.map((o) => o.rps), base.map((b) => b.rps));
       paired(`api_${name}_p50`, 'ms', against, ours.map((o) => o.p50), base.map((b) => b.p50));
       paired(`api_${name}_p99`, 'ms', against, ours.map((o) => o.p99), base.map((b) => b.p99));
+      if (name === 'call_by_id') await floorOf(inst, headers, against);
     }
   } finally {
     await inst.stop();
+    await bare.close();
+  }
+}
+
+/**
+ * What the call read's own work costs (bench/support/api-floor.ts): the same response from bare Koa
+ * with only the key check and the store read, against the bare endpoint in alternating rounds.
+ */
+async function floorOf(inst: Awaited<ReturnType<typeof startInstance>>, headers: Record<string, string>, against: string) {
+  const path = '/api/call-history/by-call-id/bench-call';
+  const ours = await fetch(inst.url + path, { headers });
+  const floor = await apiFloor(inst.services, ours.headers.get('ratelimit-policy')!);
+  const bare = await bareKoa();
+  try {
+    // The floor is only a floor if it answers with what ours answers.
+    const same = await fetch(floor.origin + path, { headers });
+    const [a, b] = [await ours.text(), await same.text()];
+    if (same.status !== 200 || a !== b) throw new Error(`the floor's answer differs from ours: ${same.status} ${b}`);
+    const { ours: f, base } = await alternate<Load>({
+      ours: () => load({ url: floor.origin + path, headers, duration: SECONDS }),
+      base: () => load({ url: bare.url, duration: SECONDS }),
+      onRound: (r, o, b) => log(`call_by_id floor round ${r + 1}: ${o.rps.toFixed(0)} req/s p99 ${o.p99.toFixed(2)} ms / bare ${b.rps.toFixed(0)} req/s p99 ${b.p99.toFixed(2)} ms`),
+    });
+    paired('api_call_by_id_floor_rps', 'req/s', `${against}; the floor: the same answer with only the key check and the store read`, f.map((o) => o.rps), base.map((b) => b.rps));
+    paired('api_call_by_id_floor_p99', 'ms', `${against}; the floor: the same answer with only the key check and the store read`, f.map((o) => o.p99), base.map((b) => b.p99));
+  } finally {
+    await floor.close();
     await bare.close();
   }
 }

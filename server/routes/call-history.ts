@@ -35,21 +35,13 @@ export function callHistoryRoutes(s: Services): RouteDef[] {
    * Spec 2.6, for records stored before it was settled too: `agentType` in the legacy template
    * vocabulary (never an Agents-module type such as `outreach`), `date` in the project's time zone.
    */
-  const presenter = (agencyId: string) => {
-    const zones = new Map<string, string | null>();
-    const zoneOf = (projectId: string) => {
-      if (!zones.has(projectId)) zones.set(projectId, s.repos.projects.timezone(agencyId, projectId));
-      return zones.get(projectId)!;
-    };
-    return (c: StoredCall) => {
-      const doc = { ...c.doc, reviewed: c.reviewed };
-      if ((AGENT_TYPES as readonly string[]).includes(doc.agentType)) {
-        doc.agentType = legacyAgentType(doc.agentType, s.repos.agents.get(agencyId, c.agentId)?.capabilities ?? []);
-      }
-      const zone = zoneOf(c.projectId);
-      if (zone) doc.date = calendarDate(doc.dateTime, zone);
-      return doc;
-    };
+  const presenter = (agencyId: string) => (c: StoredCall) => {
+    const doc = { ...c.doc, reviewed: c.reviewed };
+    if ((AGENT_TYPES as readonly string[]).includes(doc.agentType)) {
+      doc.agentType = legacyAgentType(doc.agentType, s.repos.agents.get(agencyId, c.agentId)?.capabilities ?? []);
+    }
+    if (c.timezone) doc.date = calendarDate(doc.dateTime, c.timezone);
+    return doc;
   };
   const load = (agencyId: string, callId: string, caller: Parameters<typeof canAccessProject>[0]) => {
     const call = calls.get(agencyId, callId);

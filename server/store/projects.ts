@@ -40,9 +40,6 @@ interface Row {
 
 export function projectsRepo(db: Db) {
   const get = db.prepare<[string, string], Row>('SELECT doc FROM projects WHERE agency_id = ? AND id = ? AND deleted_at IS NULL');
-  const timezone = db.prepare<[string, string], { tz: string | null }>(
-    "SELECT json_extract(doc, '$.timezone') AS tz FROM projects WHERE agency_id = ? AND id = ? AND deleted_at IS NULL",
-  );
   const byLocation = db.prepare<[string, string], Row>(
     'SELECT doc FROM projects WHERE agency_id = ? AND location_id = ? AND deleted_at IS NULL',
   );
@@ -74,7 +71,6 @@ export function projectsRepo(db: Db) {
   return {
     get: (agencyId: string, id: string) => read(get.get(agencyId, id)),
     /** The project's time zone alone (a call read needs only that, not the whole document). */
-    timezone: (agencyId: string, id: string): string | null => timezone.get(agencyId, id)?.tz ?? null,
     /** by id or by CRM location id: both name a project in the spec's paths */
     find(agencyId: string, idOrLocation: string): ProjectRecord | undefined {
       return read(get.get(agencyId, idOrLocation)) ?? read(byLocation.get(agencyId, idOrLocation));

@@ -5,7 +5,9 @@
  * BENCH_ROUNDS (5) rounds of BENCH_CADENCE_LEADS (200) leads per side, 16 in flight; the API's
  * requests come from a worker thread, as bench/api.ts's do, so the client's HTTP work does not
  * share the server's event loop); then the
- * durable timers in flight (every lead sleeps until its first step, a day away).
+ * durable timers in flight (every lead sleeps until its first step, a day away). `cadence.enrol_floor`
+ * is what an HTTP hop alone costs: a bare Koa endpoint doing only the same start, behind the same
+ * client, against the bare starts in the same way.
  *
  *   npx tsx bench/cadence.ts              # BENCH_CADENCE_LEADS=200 BENCH_CONCURRENCY=16
  */
@@ -28,6 +30,7 @@ import { connectTemporal } from '../server/temporal/client.js';
 import { startDevServer } from '../server/temporal/launcher.js';
 import { bundleWorkflows } from '../server/temporal/worker.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import Koa from 'koa';
 import { alternate, emit, paired, peakRssMb } from './figures.js';
 
 /** Runs `fn` over 0..n-1 with `concurrency` in flight; resolves with the wall time in ms. */
@@ -64,7 +67,7 @@ export async function run(): Promise<void> {
   const voice = { placeCall: async (r: { callId: string }) => ({ callId: r.callId }) };
   const { worker, connection } = await composeWorker({ config, address: dev.address, db, repos, ports, voice, bundle: await bundleWorkflows({ tracing: false }) });
   // As `npm start` runs it: the API's client shares the worker's connection (the baseline's bare starts use the same client).
-  const temporal = await connectTemporal(dev.address, 'default', config.taskQueue, connection);
+  const temporal = await connectTemporal(dev.address, 'default', config.taskQueue, connection, { tracing: false });
   const running = worker.run();
   const services = composeServices({ config, db, repos, providers, temporal, logger });
   const server: Server = createApp(services).listen(0, '127.0.0.1');
@@ -101,9 +104,9 @@ export async function run(): Promise<void> {
     const input = defaultPayloadConverter.fromPayload(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!) as LeadCadenceInput;
 
     /** Enrols these contacts through the API from a worker thread; resolves with the wall time in ms. */
-    const enrolFromThread = (contactIds: string[]) =>
+    const enrolFromThread = (contactIds: string[], origin = url) =>
       new Promise<number>((resolve, reject) => {
-        const w = new Worker(path.join(import.meta.dirname, 'support/enrol-worker.mjs'), { workerData: { url, key, campaignId: campaign.id, contactIds, concurrency } });
+        const w = new Worker(path.join(import.meta.dirname, 'support/enrol-worker.mjs'), { workerData: { url: origin, key, campaignId: campaign.id, contactIds, concurrency } });
         w.once('message', (m: { ms?: number; error?: string }) => {
           void w.terminate();
           if (m.error) reject(new Error(m.error));
@@ -131,7 +134,38 @@ export async function run(): Promise<void> {
     });
     const temporalRssMb = peakRssMb(dev.process.pid!);
     paired('cadence.enrol', 'leads/s', `bare Temporal client starts of the same workflow and input, ${concurrency} concurrent, ${n} per side per round`, ours, base, { temporalRssMb });
-    const total = 1 + next + bare;
+
+    // The floor: what an HTTP hop alone costs. A bare Koa endpoint at the same path that reads the
+    // JSON body and does the same start, nothing else, behind the same worker-thread client,
+    // against the bare starts in alternating rounds.
+    let floorStarts = 0;
+    const floorApp = new Koa();
+    floorApp.use(async (ctx) => {
+      const chunks: Buffer[] = [];
+      for await (const c of ctx.req) chunks.push(c as Buffer);
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as { contactId: string };
+      const i = floorStarts++;
+      await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `floor:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `floor_${i}`, contactId: body.contactId }] });
+      ctx.body = { success: true, data: { id: `floor_${i}` } };
+    });
+    const floorServer: Server = floorApp.listen(0, '127.0.0.1');
+    await new Promise<void>((r) => floorServer.once('listening', () => r()));
+    const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}`;
+    try {
+      let f = 0;
+      const floor = await alternate({
+        ours: async () => n / ((await enrolFromThread(Array.from({ length: n }, () => `ct_floor_${f++}`), floorUrl)) / 1000),
+        base: async () => n / ((await pool(n, concurrency, async () => {
+          const i = bare++;
+          await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `bare:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `bare_${i}` }] });
+        })) / 1000),
+        onRound: (r, o, b) => process.stderr.write(`[cadence] floor round ${r + 1}: ${o.toFixed(0)} starts/s behind a bare HTTP endpoint / ${b.toFixed(0)} bare starts/s\n`),
+      });
+      paired('cadence.enrol_floor', 'leads/s', `bare Temporal client starts, as cadence.enrol; the floor: a bare Koa endpoint doing only the same start, behind the same HTTP client`, floor.ours, floor.base, { temporalRssMb: peakRssMb(dev.process.pid!) });
+    } finally {
+      await new Promise<void>((r) => floorServer.close(() => r()));
+    }
+    const total = 1 + next + bare + floorStarts;
 
     // Every lead's workflow now sleeps on a durable timer until its first step.
     const query = `WorkflowType="${LEAD_CADENCE_WORKFLOW}" AND ExecutionStatus="Running"`;
@@ -142,7 +176,7 @@ export async function run(): Promise<void> {
       if (inFlight >= total) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    emit({ name: 'cadence.timers-in-flight', value: inFlight, unit: 'workflows', baseline: total, against: 'lead workflows started (API + bare), each asleep until its first step', temporalRssMb: peakRssMb(dev.process.pid!) });
+    emit({ name: 'cadence.timers-in-flight', value: inFlight, unit: 'workflows', baseline: total, against: 'lead workflows started (API, bare starts, the floor), each asleep until its first step', temporalRssMb: peakRssMb(dev.process.pid!) });
   } finally {
     await new Promise<void>((r) => server.close(() => r()));
     worker.shutdown();

@@ -20,11 +20,13 @@ export interface WorkflowStarter {
  * which takes a task-queue round trip off every post-call run (bench/README.md). The shared
  * connection belongs to the worker: `close` leaves it open.
  */
-export async function connectTemporal(address: string, namespace: string, taskQueue: string, shared?: NativeConnection): Promise<WorkflowStarter> {
+export async function connectTemporal(address: string, namespace: string, taskQueue: string, shared?: NativeConnection, opts: { tracing?: boolean } = {}): Promise<WorkflowStarter> {
   const connection = shared ?? (await Connection.connect({ address }));
   // The start of a run is a span in the caller's trace (the HTTP request that accepted a call
-  // event), and its context travels to the workflow in the start request's headers.
-  const client = new Client({ connection, namespace, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
+  // event), and its context travels to the workflow in the start request's headers. With tracing
+  // off (`tracing: false`) there is no trace to join: no interceptor, not even a no-op span per start.
+  const interceptors = opts.tracing === false ? {} : { workflow: [new OpenTelemetryWorkflowClientInterceptor()] };
+  const client = new Client({ connection, namespace, interceptors });
   const stats = { started: 0, eagerlyStarted: 0 };
   async function start(workflowId: string, input: PostCallInput) {
     try {

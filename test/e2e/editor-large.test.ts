@@ -101,6 +101,8 @@ describe('a large workflow', () => {
     const drawn = (await drawnIds(page)).filter((id) => byId.has(id));
     expect(drawn.length).toBeGreaterThan(10);
     expect(drawn.length).toBeLessThan(graph.nodes.length);
+    // (The MiniMap draws right after the canvas is ready: its last node is awaited, then counted.)
+    await page.locator('.react-flow__minimap-node').nth(graph.nodes.length + lanes - 1).waitFor();
     await expect(page.locator('.react-flow__minimap-node').count()).resolves.toBe(graph.nodes.length + lanes);
 
     // Sizes and handles as given to React Flow before drawing = as the browser measures them

@@ -71,7 +71,9 @@ function Flow({ opening, lowDetail, readOnly }: { opening: Viewport; lowDetail: 
   }));
   const large = useEditor((s) => s.nodes.length > VISIBLE_ONLY_ABOVE);
   useAutoLayout(!large);
-  useReadyMarks(laidOut);
+  // The MiniMap draws every step (not only those in view): drawn right after the canvas is
+  // interactive, it no longer holds up the first frame (bench/README.md, editor).
+  const ready = useReadyMarks(laidOut);
   useFocusRequest();
 
   // Where edges portal their labels and buttons (React Flow's label layer) and where the pan
@@ -116,7 +118,7 @@ function Flow({ opening, lowDetail, readOnly }: { opening: Viewport; lowDetail: 
         ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter to select a step, Delete to remove it, arrow keys to move it.' }}
       >
         <Background gap={24} size={1} />
-        <MiniMap pannable zoomable nodeColor={miniMapColor} nodeStrokeWidth={2} ariaLabel="Mini map of the workflow" />
+        {ready && <MiniMap pannable zoomable nodeColor={miniMapColor} nodeStrokeWidth={2} ariaLabel="Mini map of the workflow" />}
         <Controls showInteractive={false} aria-label="Zoom controls" />
       </ReactFlow>
       {snapshot.portal}

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStore as useFlowStore } from '@xyflow/react';
 import { loadNodeForm } from '../components/SidePanel';
 import { LANE_HEADER_HEIGHT, NODE_HEIGHT, NODE_WIDTH } from '../model/layout';
@@ -49,11 +49,13 @@ export function openingViewport(nodes: readonly AppNode[], width: number, height
 /**
  * Once React Flow has its size (and so has drawn the nodes in view) and the graph is laid out:
  * marks the canvas ready on the next frame (`vc:first-render`, `vc:interactive`, data-ready) and
- * warms the step forms so the first click on a step opens its form at once.
+ * warms the step forms so the first click on a step opens its form at once. Returns whether that
+ * has happened, for what draws after the canvas.
  */
-export function useReadyMarks(laidOut: boolean) {
+export function useReadyMarks(laidOut: boolean): boolean {
   const sized = useFlowStore((s) => s.width > 0 && s.height > 0);
   const done = useRef(false);
+  const [ready, setReady] = useState(false);
   useEffect(() => {
     if (!laidOut || !sized || done.current) return;
     done.current = true;
@@ -61,7 +63,9 @@ export function useReadyMarks(laidOut: boolean) {
       performance.mark('vc:first-render');
       performance.mark('vc:interactive');
       document.querySelector('[data-testid="canvas"]')?.setAttribute('data-ready', 'true');
+      setReady(true);
       void loadNodeForm();
     });
   }, [laidOut, sized]);
+  return ready;
 }

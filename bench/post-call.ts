@@ -78,7 +78,7 @@ export async function run() {
       ],
     });
     let seq = 0;
-    const ours = (tag: string) => async (): Promise<Run> => oneCall(inst, ctx.campaignId, contacts[seq % CONTACTS]!.id, `bench-${tag}-${process.pid}-${seq++}`);
+    const ours = (tag: string) => async (): Promise<Run> => oneCall(inst, baselineSide.client, ctx.campaignId, contacts[seq % CONTACTS]!.id, `bench-${tag}-${process.pid}-${seq++}`);
     const base = (tag: string) => async (): Promise<Run> => baselineSide.one(`baseline-${tag}-${process.pid}-${seq++}`);
 
     // Saturation: closed loop, N per side per round.
@@ -124,7 +124,13 @@ function pooled(name: string, suffix: string, ours: number[][], base: number[][]
   }
 }
 
-async function oneCall(inst: Instance, campaignId: string, contactId: string, callId: string): Promise<Run> {
+/**
+ * One call through the API. Its result is awaited through `observer`, the client the baseline's
+ * results are awaited through, so the two sides' waiting costs the same: the product never waits
+ * for a run's result, and the API's own client (sharing the worker's connection) is left to what
+ * the product does with it.
+ */
+async function oneCall(inst: Instance, observer: Client, campaignId: string, contactId: string, callId: string): Promise<Run> {
   const raw = JSON.stringify({ type: 'call.ended', call: { callId, campaignId, contactId, phoneNumber: '+15125550123', disposition: 'VOICEMAIL', dateTime: new Date().toISOString(), callSummary: 'no answer' } });
   const sent = performance.now();
   const res = await fetch(`${inst.url}/api/events/calls`, {
@@ -136,7 +142,7 @@ async function oneCall(inst: Instance, campaignId: string, contactId: string, ca
   await res.arrayBuffer();
   const accepted = performance.now();
   const workflowId = postCallWorkflowId(inst.agency.id, callId);
-  const result = (await inst.temporal!.client.workflow.getHandle(workflowId).result()) as { status: string };
+  const result = (await observer.workflow.getHandle(workflowId).result()) as { status: string };
   if (result.status !== 'succeeded') throw new Error(`run failed: ${JSON.stringify(result)}`);
   return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
 }

@@ -4,11 +4,14 @@
  * three-action chain, each call for one of 200 contacts in turn. Baseline: the same three steps as a plain Temporal workflow with no-op
  * activities, started straight on the client, on the same server, in the same rounds.
  *
- * - throughput at saturation: BENCH_CALLS (100) calls per side per round, BENCH_CONCURRENCY (20)
+ * - throughput at saturation: BENCH_CALLS (200) calls per side per round (a round of 100 lasted ~4 s, and one pause of the dev server moved its rate by a quarter), BENCH_CONCURRENCY (20)
  *   in flight (closed loop);
  * - latency at a fixed offered load (open loop: arrivals every 1/rate s whether or not earlier
  *   ones are done), BENCH_RATES (5,10,20) calls/s, BENCH_RATE_SECONDS (3) s of arrivals per side
  *   per round; p50/p95/p99 over every round's calls, ratio = median of the per-round ratios;
+ * - the floor (`post_call_throughput_floor`): the plain chain started through a bare Koa endpoint
+ *   that only starts it, against the chain started directly, at saturation: what an HTTP entry
+ *   alone costs on this machine;
  * - where the time goes at 10 calls/s: each run's history split into workflow-task queue wait and
  *   run, activity queue wait and run, and the rest, ours beside the baseline's.
  *
@@ -16,6 +19,8 @@
  * `temporalRssMb` is the dev server's peak RSS, `rssMb` this process's (API + worker + load).
  */
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
 import { Worker, NativeConnection } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
@@ -24,7 +29,7 @@ import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../server/routes/e
 import { alternate, emit, median, paired, peakRssMb, percentile, spreadOf } from './figures.js';
 import { seedCampaign, startInstance, type Instance } from './support/instance.js';
 
-const N = Number(process.env.BENCH_CALLS ?? 100);
+const N = Number(process.env.BENCH_CALLS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const RATES = (process.env.BENCH_RATES ?? '5,10,20').split(',').map(Number);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 3);
@@ -97,6 +102,15 @@ export async function run() {
     paired('post_call_throughput', 'calls/s', `${AGAINST}; ${N} calls per side per round, ${CONCURRENCY} in flight`, sat.ours.map((x) => x.perSecond), sat.base.map((x) => x.perSecond), mem());
     pooled('post_call_latency', 'saturation', sat.ours.map((x) => x.runs.map((r) => r.latency)), sat.base.map((x) => x.runs.map((r) => r.latency)), mem());
 
+    // The floor: the plain chain started behind an HTTP hop (a bare Koa endpoint that only starts
+    // it), against the plain chain started directly, the same way: what the HTTP entry alone costs.
+    const floorSat = await alternate({
+      ours: () => saturate(() => baselineSide.viaHttp(`floor-${process.pid}-${seq++}`)),
+      base: () => saturate(base('sat')),
+      onRound: (r, o, b) => log(`floor round ${r + 1}: ${o.perSecond.toFixed(1)} calls/s started through a bare HTTP endpoint / baseline ${b.perSecond.toFixed(1)}`),
+    });
+    paired('post_call_throughput_floor', 'calls/s', `${AGAINST}; the floor: the same chain started through a bare Koa endpoint that only starts it; ${N} calls per side per round, ${CONCURRENCY} in flight`, floorSat.ours.map((x) => x.perSecond), floorSat.base.map((x) => x.perSecond), mem());
+
     // Fixed offered load: open loop.
     for (const rate of RATES) {
       const lat = await alternate({
@@ -159,8 +173,31 @@ async function startBaseline(address: string) {
   const running = worker.run();
   const { Connection } = await import('@temporalio/client');
   const client = new Client({ connection: await Connection.connect({ address }) });
+  // The floor's HTTP entry: reads the JSON body, starts the chain, answers 202; nothing else.
+  const app = new Koa();
+  app.use(async (ctx) => {
+    const chunks: Buffer[] = [];
+    for await (const c of ctx.req) chunks.push(c as Buffer);
+    const { workflowId } = JSON.parse(Buffer.concat(chunks).toString()) as { workflowId: string };
+    await client.workflow.start('baselineChain', { taskQueue: 'baseline', workflowId });
+    ctx.status = 202;
+    ctx.body = { success: true, data: { workflowId } };
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const entry = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   return {
     client,
+    /** The chain started through the bare HTTP endpoint, its result awaited as ours is. */
+    async viaHttp(workflowId: string): Promise<Run> {
+      const sent = performance.now();
+      const res = await fetch(entry, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowId }) });
+      if (res.status !== 202) throw new Error(`floor start refused: ${res.status}`);
+      await res.arrayBuffer();
+      const accepted = performance.now();
+      await client.workflow.getHandle(workflowId).result();
+      return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
+    },
     async one(workflowId: string): Promise<Run> {
       const sent = performance.now();
       const handle = await client.workflow.start('baselineChain', { taskQueue: 'baseline', workflowId });
@@ -169,6 +206,7 @@ async function startBaseline(address: string) {
       return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
     },
     async stop() {
+      await new Promise<void>((r) => server.close(() => r()));
       worker.shutdown();
       await running;
       await client.connection.close();

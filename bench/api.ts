@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { alternate, paired } from './figures.js';
 import { load, type Load } from './support/load.js';
 import { seedCampaign, startInstance } from './support/instance.js';
-import { apiFloor } from './support/api-floor.js';
+import { apiFloor, handlerFloor } from './support/api-floor.js';
+import { allRoutes } from '../server/app.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const log = (s: string) => process.stderr.write(`[api] ${s}\n`);
@@ -62,7 +63,8 @@ export async function run() {
       paired(`api_${name}_rps`, 'req/s', against, ours.map((o) => o.rps), base.map((b) => b.rps));
       paired(`api_${name}_p50`, 'ms', against, ours.map((o) => o.p50), base.map((b) => b.p50));
       paired(`api_${name}_p99`, 'ms', against, ours.map((o) => o.p99), base.map((b) => b.p99));
-      if (name === 'call_by_id') await floorOf(inst, headers, against);
+      if (name === 'call_by_id') await floorOf(inst, name, '/api/call-history/by-call-id/bench-call', headers, against);
+      if (name === 'workflow_get') await floorOf(inst, name, wf, headers, against);
     }
   } finally {
     await inst.stop();
@@ -71,13 +73,17 @@ export async function run() {
 }
 
 /**
- * What the call read's own work costs (bench/support/api-floor.ts): the same response from bare Koa
- * with only the key check and the store read, against the bare endpoint in alternating rounds.
+ * What a read's own work costs (bench/support/api-floor.ts), against the bare endpoint in
+ * alternating rounds: for call-by-id, the same response from bare Koa with only the key check and
+ * the store read; for the workflow GET, bare Koa running the route's own handler (its reads and the
+ * warnings) with nothing around it.
  */
-async function floorOf(inst: Awaited<ReturnType<typeof startInstance>>, headers: Record<string, string>, against: string) {
-  const path = '/api/call-history/by-call-id/bench-call';
+async function floorOf(inst: Awaited<ReturnType<typeof startInstance>>, name: string, path: string, headers: Record<string, string>, against: string) {
   const ours = await fetch(inst.url + path, { headers });
-  const floor = await apiFloor(inst.services, ours.headers.get('ratelimit-policy')!);
+  const policy = ours.headers.get('ratelimit-policy')!;
+  const route = allRoutes(inst.services).find((r) => r.operationId === 'getWorkflow')!;
+  const floor = name === 'call_by_id' ? await apiFloor(inst.services, policy) : await handlerFloor(inst.services, route, policy);
+  const what = name === 'call_by_id' ? 'the same answer with only the key check and the store read' : "the same answer from the route's own handler, with nothing around it but the key check";
   const bare = await bareKoa();
   try {
     // The floor is only a floor if it answers with what ours answers.
@@ -87,10 +93,10 @@ async function floorOf(inst: Awaited<ReturnType<typeof startInstance>>, headers:
     const { ours: f, base } = await alternate<Load>({
       ours: () => load({ url: floor.origin + path, headers, duration: SECONDS }),
       base: () => load({ url: bare.url, duration: SECONDS }),
-      onRound: (r, o, b) => log(`call_by_id floor round ${r + 1}: ${o.rps.toFixed(0)} req/s p99 ${o.p99.toFixed(2)} ms / bare ${b.rps.toFixed(0)} req/s p99 ${b.p99.toFixed(2)} ms`),
+      onRound: (r, o, b) => log(`${name} floor round ${r + 1}: ${o.rps.toFixed(0)} req/s p99 ${o.p99.toFixed(2)} ms / bare ${b.rps.toFixed(0)} req/s p99 ${b.p99.toFixed(2)} ms`),
     });
-    paired('api_call_by_id_floor_rps', 'req/s', `${against}; the floor: the same answer with only the key check and the store read`, f.map((o) => o.rps), base.map((b) => b.rps));
-    paired('api_call_by_id_floor_p99', 'ms', `${against}; the floor: the same answer with only the key check and the store read`, f.map((o) => o.p99), base.map((b) => b.p99));
+    paired(`api_${name}_floor_rps`, 'req/s', `${against}; the floor: ${what}`, f.map((o) => o.rps), base.map((b) => b.rps));
+    paired(`api_${name}_floor_p99`, 'ms', `${against}; the floor: ${what}`, f.map((o) => o.p99), base.map((b) => b.p99));
   } finally {
     await floor.close();
     await bare.close();

@@ -9,6 +9,8 @@
  * - latency at a fixed offered load (open loop: arrivals every 1/rate s whether or not earlier
  *   ones are done), BENCH_RATES (5,10,20) calls/s, BENCH_RATE_SECONDS (3) s of arrivals per side
  *   per round; p50/p95/p99 over every round's calls, ratio = median of the per-round ratios;
+ * - CPU per call at saturation (`post_call_cpu_ms_per_call.*`): this process's and the dev server's,
+ *   ours beside the chain's (Linux /proc, 10 ms ticks over a round of BENCH_CALLS calls);
  * - the floor (`post_call_throughput_floor`): the plain chain started through a bare Koa endpoint
  *   that only starts it, against the chain started directly, at saturation: what an HTTP entry
  *   alone costs on this machine;
@@ -18,6 +20,7 @@
  * Every comparison: a warm-up of both sides, then BENCH_ROUNDS (5) rounds in alternating order.
  * `temporalRssMb` is the dev server's peak RSS, `rssMb` this process's (API + worker + load).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -89,9 +92,11 @@ export async function run() {
     // Saturation: closed loop, N per side per round.
     const saturate = async (fire: () => Promise<Run>) => {
       const started = performance.now();
+      const cpu0 = [cpuMs('self'), cpuMs(inst.temporalPid!)];
       const runs: Run[] = [];
       await pool(Array.from({ length: N }), CONCURRENCY, async () => void runs.push(await fire()));
-      return { perSecond: N / ((performance.now() - started) / 1000), runs };
+      const cpu = [(cpuMs('self') - cpu0[0]!) / N, (cpuMs(inst.temporalPid!) - cpu0[1]!) / N];
+      return { perSecond: N / ((performance.now() - started) / 1000), runs, cpu };
     };
     const sat = await alternate({
       ours: () => saturate(ours('sat')),
@@ -101,6 +106,10 @@ export async function run() {
     const mem = () => ({ temporalRssMb: inst.temporalPid ? peakRssMb(inst.temporalPid) : undefined });
     paired('post_call_throughput', 'calls/s', `${AGAINST}; ${N} calls per side per round, ${CONCURRENCY} in flight`, sat.ours.map((x) => x.perSecond), sat.base.map((x) => x.perSecond), mem());
     pooled('post_call_latency', 'saturation', sat.ours.map((x) => x.runs.map((r) => r.latency)), sat.base.map((x) => x.runs.map((r) => r.latency)), mem());
+    // Where the cores go: CPU time per call of this process (API, worker, both sides' clients) and
+    // of the dev server, in the same rounds. Two cores serve both, so the sums bound throughput.
+    paired('post_call_cpu_ms_per_call.process', 'ms', `${AGAINST}; CPU time (user + system) of this process per call at saturation: API, worker and the bench's clients`, sat.ours.map((x) => x.cpu[0]!), sat.base.map((x) => x.cpu[0]!), mem());
+    paired('post_call_cpu_ms_per_call.temporal', 'ms', `${AGAINST}; CPU time (user + system) of the embedded Temporal dev server per call at saturation`, sat.ours.map((x) => x.cpu[1]!), sat.base.map((x) => x.cpu[1]!), mem());
 
     // The floor: the plain chain started behind an HTTP hop (a bare Koa endpoint that only starts
     // it), against the plain chain started directly, the same way: what the HTTP entry alone costs.
@@ -129,6 +138,13 @@ export async function run() {
 }
 
 const p = (xs: number[], q: number) => percentile([...xs].sort((a, b) => a - b), q);
+
+/** CPU time (user + system) a process has used so far, ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid: number | 'self'): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
+}
+const CLOCK_TICKS = 100;
 
 /** Percentiles over every round's samples; ratio = median of the per-round ratios of that percentile. */
 function pooled(name: string, suffix: string, ours: number[][], base: number[][], extra: object, against = 'at saturation (closed loop)', ps = [50, 95, 99]) {

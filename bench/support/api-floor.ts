@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { calendarDate } from '../../server/calls/accept-call-ended.js';
 import type { Services } from '../../server/services.js';
+import type { RouteDef } from '../../server/http/route.js';
+import { callerOf } from '../../server/http/request-context.js';
 
 /**
  * The floor of GET /api/call-history/by-call-id/:callId: bare Koa doing only what that read cannot
@@ -35,6 +37,35 @@ export async function apiFloor(s: Services, policy: string) {
     const doc = { ...call.doc, reviewed: call.reviewed };
     if (call.timezone) doc.date = calendarDate(doc.dateTime, call.timezone);
     ctx.body = { success: true, data: doc };
+  });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/**
+ * The floor of any GET route: bare Koa running the route's own handler, and nothing else around it
+ * (the key checked as the product checks it, the path's parameters matched by one regular
+ * expression, the same three headers). What ours adds over this is the framework: router,
+ * middlewares, validation, authorisation, rate limit, error envelope, request log and metrics.
+ */
+export async function handlerFloor(s: Services, route: RouteDef, policy: string) {
+  const names: string[] = [];
+  const pattern = new RegExp(`^${route.path.replace(/:(\w+)/g, (_, n: string) => (names.push(n), '([^/]+)'))}$`);
+  const app = new Koa({ proxy: false });
+  app.use(async (ctx) => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
+    const key = match ? s.repos.apiKeys.authenticate(match[1]!) : undefined;
+    const found = pattern.exec(ctx.path);
+    if (!key || !found) {
+      ctx.status = 401;
+      return;
+    }
+    ctx.set('X-Request-Id', randomUUID());
+    ctx.set('RateLimit-Policy', policy);
+    ctx.set('RateLimit', '"default";r=9999999;t=60');
+    const params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(found[i + 1]!)]));
+    ctx.body = await route.handler({ ctx, params, query: { ...ctx.query }, body: undefined, caller: callerOf(key) });
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

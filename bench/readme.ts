@@ -2,7 +2,8 @@
  * `npm run bench:readme`: rewrites the marked section of bench/README.md from a results file of
  * `npm run bench` (bench/results/, git-ignored): by default the newest full run
  * (bench/results/latest-full.jsonl); `npm run bench:readme -- <file.jsonl>` for another. With
- * `--merge`, figures missing from that run are taken from the newest partial runs after it.
+ * `--merge`, the figures of the partial runs after it are added, replacing that run's figure of the
+ * same name (the newest wins); each such row names the run it came from.
  * Never typed by hand: the table is whatever the run measured, verdicts included.
  */
 import fs from 'node:fs';
@@ -74,9 +75,10 @@ export function render(file: string, merge: boolean): string {
     START,
     '',
     `From \`${path.relative(path.dirname(README), file)}\`: ${first.full ? 'a full' : 'a partial'} \`npm run bench\` started ${when}, ` +
-      `${last.seconds !== undefined ? `${Math.round(last.seconds / 60)} min ${last.seconds % 60} s` : 'unfinished'}; Node ${first.node ?? '?'}, ${first.cpus ?? '?'} cores, ${first.memGiB ?? '?'} GiB; ` +
+      `${last.seconds !== undefined ? `${Math.floor(last.seconds / 60)} min ${Math.round(last.seconds % 60)} s` : 'unfinished'}; Node ${first.node ?? '?'}, ${first.cpus ?? '?'} cores, ${first.memGiB ?? '?'} GiB; ` +
       `${first.rounds ?? 5} paired rounds per comparison; load average (1/5/15 min) ${first.load?.join(' / ') ?? '?'} at the start, ${last.load?.join(' / ') ?? '?'} at the end` +
-      `${metas.some((m) => m.failed) ? `; FAILED: ${metas.filter((m) => m.failed).map((m) => m.failed).join(', ')}` : ''}.`,
+      `${metas.some((m) => m.failed) ? `; FAILED: ${metas.filter((m) => m.failed).map((m) => m.failed).join(', ')}` : ''}.` +
+      (rows.length && [...byName.values()].some(({ from }) => from !== path.basename(file)) ? ' Rows whose run time differs from the others come from later partial runs, which replace the full run\'s figure of the same name.' : ''),
     '',
     '| figure | value | baseline | ratio, median (spread) | rounds | peak RSS MiB | load | goal | baseline is |',
     '|---|---|---|---|---|---|---|---|---|',

@@ -90,14 +90,14 @@ seed=()
 #   appendWorkflowNodes, switchWorkflowOutcome (and their project-scoped twins), startWorkflowTestRun:
 #     an outcome the agent's capabilities can never emit is a 400 (spec 4.12), whatever its spelling;
 #   updateAgent: a Reminder agent's capabilities are fixed by its stored type;
-#   receiveVapiServerMessage, createCampaign, updateCampaign, updateProject, enrolLead, updateAgency:
-#     bodies with open objects (Vapi's message, campaign config, project extras, contact fields, the
-#     outcome map), and a "__proto__" key anywhere in a JSON body is refused by the parser
-#     (prototype poisoning) before anything else.
+#   receiveVapiServerMessage, createCampaign, updateCampaign, updateProject, enrolLead, updateAgency,
+#   receiveContactEvent: bodies with open objects (Vapi's message, campaign config, project extras,
+#     contact fields, the outcome map), and a "__proto__" key anywhere in a JSON body is refused by
+#     the parser (prototype poisoning) before anything else.
 unstated=(connectProject reconnectProject putTwilioCredentials putVapiCredentials createApiKey listCalls
   replaceWorkflow replaceWorkflowProjectScoped patchWorkflow patchWorkflowProjectScoped previewWorkflowImpact receiveVapiServerMessage
   appendWorkflowNodes appendWorkflowNodesProjectScoped switchWorkflowOutcome switchWorkflowOutcomeProjectScoped startWorkflowTestRun
-  updateAgent createCampaign updateCampaign updateProject enrolLead updateAgency)
+  updateAgent createCampaign updateCampaign updateProject enrolLead updateAgency receiveContactEvent)
 excluded="${SCHEMATHESIS_EXCLUDE-}"
 exclude=()
 [[ -n "$excluded" ]] && exclude=(--exclude-checks "$excluded")

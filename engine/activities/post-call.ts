@@ -82,6 +82,7 @@ export function createPostCallActivities(ports: Ports) {
       const effect: EffectContext = { agencyId: input.agencyId, locationId: input.locationId, idempotencyKey: effectKey(input, input.node.id) };
       const output = await perform[input.node.type](ports, effect, config, contact, input);
       await ports.executionLog.stepFinished({ ...base, status: 'succeeded', input: config, output });
+      if (input.closesExecution) await ports.executionLog.executionFinished({ executionId: input.executionId, status: 'succeeded' });
       return output;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

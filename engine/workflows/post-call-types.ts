@@ -72,6 +72,11 @@ export interface ActionInput {
   node: { id: string; type: ActionType; config: Record<string, unknown> };
   call: CallSnapshot;
   campaign: PostCallInput['campaign'];
+  /**
+   * The run's last step: when it succeeds, the activity also records the execution succeeded, so
+   * the run needs no local activity of its own to close it (workflows/post-call.ts, its patch).
+   */
+  closesExecution?: boolean;
 }
 
 /** The idempotency key of a node's effect: one per call and node (see PostCallInput.effectScope). */

@@ -50,6 +50,10 @@ describe('one path through every layer (issue 2, item 5)', () => {
     expect(executions).toHaveLength(1);
     expect(executions[0]).toMatchObject({ callId: event.call.callId, outcome: 'VOICEMAIL', graphVersion: 1, status: 'succeeded' });
     expect(executions[0]!.steps).toEqual([expect.objectContaining({ nodeType: 'add-tag', status: 'succeeded', attempts: 1 })]);
+    // The last step closed the execution itself: the run's only marker is its patch, no local activity.
+    const history = await h.temporal!.client.workflow.getHandle(`post-call:${h.agencyId}:${event.call.callId}`).fetchHistory();
+    const markers = history.events!.filter((e) => e.markerRecordedEventAttributes).map((e) => e.markerRecordedEventAttributes!.markerName);
+    expect(markers).toEqual(['core_patch']);
 
     expect(h.repos.calls.get(h.agencyId, event.call.callId)!.doc.disposition).toEqual({ type: 'voicemail', label: 'Voicemail', color: expect.any(String) });
   });

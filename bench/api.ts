@@ -8,12 +8,11 @@
  * latencies kept at full resolution. `BENCH_API=call_by_id,workflow_get` runs some of them only.
  */
 import Koa from 'koa';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { alternate, paired } from './figures.js';
 import { load, type Load } from './support/load.js';
 import { seedCampaign, startInstance } from './support/instance.js';
 import { apiFloor, handlerFloor } from './support/api-floor.js';
+import { serve } from './support/serve.js';
 import { allRoutes } from '../server/app.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
@@ -24,9 +23,8 @@ async function bareKoa() {
   app.use((ctx) => {
     ctx.body = { success: true, data: { hello: 'world' } };
   });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  const { origin, close } = await serve(app);
+  return { url: `${origin}/`, close };
 }
 
 export async function run() {

@@ -14,8 +14,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { LEAD_CADENCE_WORKFLOW, type LeadCadenceInput } from '../engine/workflows/lead-cadence-types.js';
@@ -30,7 +28,7 @@ import { connectTemporal } from '../server/temporal/client.js';
 import { startDevServer } from '../server/temporal/launcher.js';
 import { bundleWorkflows } from '../server/temporal/worker.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import Koa from 'koa';
+import { serve, startEndpoint } from './support/serve.js';
 import { alternate, emit, paired, peakRssMb } from './figures.js';
 
 /** Runs `fn` over 0..n-1 with `concurrency` in flight; resolves with the wall time in ms. */
@@ -67,12 +65,11 @@ export async function run(): Promise<void> {
   const voice = { placeCall: async (r: { callId: string }) => ({ callId: r.callId }) };
   const { worker, connection } = await composeWorker({ config, address: dev.address, db, repos, ports, voice, bundle: await bundleWorkflows({ tracing: false }) });
   // As `npm start` runs it: the API's client shares the worker's connection (the baseline's bare starts use the same client).
-  const temporal = await connectTemporal(dev.address, 'default', config.taskQueue, connection, { tracing: false });
+  const temporal = await connectTemporal(dev.address, 'default', config.taskQueue, { shared: connection, tracing: false });
   const running = worker.run();
   const services = composeServices({ config, db, repos, providers, temporal, logger });
-  const server: Server = createApp(services).listen(0, '127.0.0.1');
-  await new Promise<void>((r) => server.once('listening', () => r()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const api = await serve(createApp(services));
+  const url = api.origin;
 
   try {
     const agencyId = 'bench';
@@ -116,6 +113,14 @@ export async function run(): Promise<void> {
       });
     let next = 0;
     let bare = 0;
+    /** A round of bare starts of the same workflow and input; leads/s. */
+    const bareRound = async () =>
+      n /
+      ((await pool(n, concurrency, async () => {
+        const i = bare++;
+        await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `bare:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `bare_${i}` }] });
+      })) /
+        1000);
     process.stderr.write(`[cadence] ${rounds - 1} rounds after a warm-up: ${n} leads through the API / ${n} bare starts, ${concurrency} at a time\n`);
     const { ours, base } = await alternate({
       ours: async () => {
@@ -123,13 +128,7 @@ export async function run(): Promise<void> {
         next += n;
         return n / ((await enrolFromThread(batch)) / 1000);
       },
-      base: async () =>
-        n /
-        ((await pool(n, concurrency, async () => {
-          const i = bare++;
-          await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `bare:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `bare_${i}` }] });
-        })) /
-          1000),
+      base: bareRound,
       onRound: (r, o, b) => process.stderr.write(`[cadence] round ${r + 1}: ${o.toFixed(0)} leads/s through the API / ${b.toFixed(0)} bare starts/s\n`),
     });
     const temporalRssMb = peakRssMb(dev.process.pid!);
@@ -139,31 +138,23 @@ export async function run(): Promise<void> {
     // JSON body and does the same start, nothing else, behind the same worker-thread client,
     // against the bare starts in alternating rounds.
     let floorStarts = 0;
-    const floorApp = new Koa();
-    floorApp.use(async (ctx) => {
-      const chunks: Buffer[] = [];
-      for await (const c of ctx.req) chunks.push(c as Buffer);
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as { contactId: string };
-      const i = floorStarts++;
-      await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `floor:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `floor_${i}`, contactId: body.contactId }] });
-      ctx.body = { success: true, data: { id: `floor_${i}` } };
-    });
-    const floorServer: Server = floorApp.listen(0, '127.0.0.1');
-    await new Promise<void>((r) => floorServer.once('listening', () => r()));
-    const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}`;
+    const floorServer = await serve(
+      startEndpoint(async (body: { contactId: string }) => {
+        const i = floorStarts++;
+        await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `floor:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `floor_${i}`, contactId: body.contactId }] });
+        return { id: `floor_${i}` };
+      }),
+    );
     try {
       let f = 0;
       const floor = await alternate({
-        ours: async () => n / ((await enrolFromThread(Array.from({ length: n }, () => `ct_floor_${f++}`), floorUrl)) / 1000),
-        base: async () => n / ((await pool(n, concurrency, async () => {
-          const i = bare++;
-          await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `bare:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `bare_${i}` }] });
-        })) / 1000),
+        ours: async () => n / ((await enrolFromThread(Array.from({ length: n }, () => `ct_floor_${f++}`), floorServer.origin)) / 1000),
+        base: bareRound,
         onRound: (r, o, b) => process.stderr.write(`[cadence] floor round ${r + 1}: ${o.toFixed(0)} starts/s behind a bare HTTP endpoint / ${b.toFixed(0)} bare starts/s\n`),
       });
       paired('cadence.enrol_floor', 'leads/s', `bare Temporal client starts, as cadence.enrol; the floor: a bare Koa endpoint doing only the same start, behind the same HTTP client`, floor.ours, floor.base, { temporalRssMb: peakRssMb(dev.process.pid!) });
     } finally {
-      await new Promise<void>((r) => floorServer.close(() => r()));
+      await floorServer.close();
     }
     const total = 1 + next + bare + floorStarts;
 
@@ -178,7 +169,7 @@ export async function run(): Promise<void> {
     }
     emit({ name: 'cadence.timers-in-flight', value: inFlight, unit: 'workflows', baseline: total, against: 'lead workflows started (API, bare starts, the floor), each asleep until its first step', temporalRssMb: peakRssMb(dev.process.pid!) });
   } finally {
-    await new Promise<void>((r) => server.close(() => r()));
+    await api.close();
     worker.shutdown();
     await running;
     await connection.close();

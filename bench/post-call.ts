@@ -22,8 +22,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import Koa from 'koa';
 import { Worker, NativeConnection } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
@@ -31,6 +29,7 @@ import { postCallWorkflowId } from '../engine/workflows/post-call-types.js';
 import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../server/routes/events.js';
 import { alternate, emit, median, paired, peakRssMb, percentile, spreadOf } from './figures.js';
 import { seedCampaign, startInstance, type Instance } from './support/instance.js';
+import { serve, startEndpoint } from './support/serve.js';
 
 const N = Number(process.env.BENCH_CALLS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -189,25 +188,19 @@ async function startBaseline(address: string) {
   const running = worker.run();
   const { Connection } = await import('@temporalio/client');
   const client = new Client({ connection: await Connection.connect({ address }) });
-  // The floor's HTTP entry: reads the JSON body, starts the chain, answers 202; nothing else.
-  const app = new Koa();
-  app.use(async (ctx) => {
-    const chunks: Buffer[] = [];
-    for await (const c of ctx.req) chunks.push(c as Buffer);
-    const { workflowId } = JSON.parse(Buffer.concat(chunks).toString()) as { workflowId: string };
-    await client.workflow.start('baselineChain', { taskQueue: 'baseline', workflowId });
-    ctx.status = 202;
-    ctx.body = { success: true, data: { workflowId } };
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const entry = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  // The floor's HTTP entry: starts the chain, answers 202; nothing else.
+  const entry = await serve(
+    startEndpoint(async ({ workflowId }: { workflowId: string }) => {
+      await client.workflow.start('baselineChain', { taskQueue: 'baseline', workflowId });
+      return { workflowId };
+    }, 202),
+  );
   return {
     client,
     /** The chain started through the bare HTTP endpoint, its result awaited as ours is. */
     async viaHttp(workflowId: string): Promise<Run> {
       const sent = performance.now();
-      const res = await fetch(entry, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowId }) });
+      const res = await fetch(entry.origin, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowId }) });
       if (res.status !== 202) throw new Error(`floor start refused: ${res.status}`);
       await res.arrayBuffer();
       const accepted = performance.now();
@@ -222,7 +215,7 @@ async function startBaseline(address: string) {
       return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
     },
     async stop() {
-      await new Promise<void>((r) => server.close(() => r()));
+      await entry.close();
       worker.shutdown();
       await running;
       await client.connection.close();

@@ -71,7 +71,7 @@ async function main() {
     });
     logger.info({ taskQueue: config.taskQueue }, 'worker running');
   }
-  const temporal = await connectTemporal(address, config.temporalNamespace, config.taskQueue, role === 'all' ? workerConnection : undefined, { tracing: ops.tracing.enabled });
+  const temporal = await connectTemporal(address, config.temporalNamespace, config.taskQueue, { shared: role === 'all' ? workerConnection : undefined, tracing: ops.tracing.enabled });
   stops.unshift(() => temporal.close());
 
   const services = composeServices({ config, db, repos, providers, temporal, logger });

@@ -49,7 +49,7 @@ export async function startInstance(opts: { temporal?: boolean; requestLog?: boo
     const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice });
     const running = worker.run();
     // As `npm start` runs it: the API's client shares the worker's connection (eager starts).
-    temporal = await connectTemporal(address, 'default', config.taskQueue, connection, { tracing: false });
+    temporal = await connectTemporal(address, 'default', config.taskQueue, { shared: connection, tracing: false });
     stops.unshift(async () => {
       voice.close();
       worker.shutdown();

@@ -1,5 +1,6 @@
 import { IANAZone } from 'luxon';
 import { CadenceError } from './errors.js';
+import { memoize } from '../memo.js';
 
 // Wall-clock arithmetic without reading the clock. A "local" time is written as the number of
 // milliseconds a UTC clock would show for the same calendar date and time ("naive ms"), so that
@@ -9,22 +10,14 @@ export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
 
 /**
- * Answers of `IANAZone.isValidZone`, which builds an `Intl.DateTimeFormat` on every call (~50-100
- * µs; an enrolment asked it several times, bench/README.md). A name's validity never changes, so
- * caching it cannot change a result (workflow code included). Bounded: names come from input.
+ * `IANAZone.isValidZone` builds an `Intl.DateTimeFormat` on every call (~50-100 µs; an enrolment
+ * asked it several times, bench/README.md), and a name's validity never changes.
  */
-const zoneValidity = new Map<string, boolean>();
-const ZONE_CACHE_LIMIT = 2000;
+const knownZone = memoize((name: string) => IANAZone.isValidZone(name), 2000);
 
 /** True for a time-zone name the runtime knows (IANA names, `UTC`). */
 export function isValidZone(name: unknown): name is string {
-  if (typeof name !== 'string' || name.trim() === '') return false;
-  let valid = zoneValidity.get(name);
-  if (valid === undefined) {
-    valid = IANAZone.isValidZone(name);
-    if (zoneValidity.size < ZONE_CACHE_LIMIT) zoneValidity.set(name, valid);
-  }
-  return valid;
+  return typeof name === 'string' && name.trim() !== '' && knownZone(name);
 }
 
 /** The zone, or a CadenceError naming the offending value. */

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { memoize } from '../../engine/memo.js';
 import { normalizeOutcome, OUTCOMES } from '../../engine/graph/outcomes.js';
 import { legacyAgentType } from '../catalog.js';
 import { postCallWorkflowId, type PostCallInput } from '../../engine/workflows/post-call-types.js';
@@ -25,20 +26,14 @@ async function contactInCrm(s: Services, agencyId: string, locationId: string, c
 }
 
 /** The calendar day in a zone, one formatter per zone: building one costs more than the formatting. */
-const dayFormats = new Map<string, Intl.DateTimeFormat | null>();
-function dayFormat(zone: string): Intl.DateTimeFormat | null {
-  let f = dayFormats.get(zone);
-  if (f === undefined) {
-    try {
-      // en-CA writes a date as YYYY-MM-DD: format() is half the cost of formatToParts (the unit test pins the form).
-      f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', calendar: 'gregory', numberingSystem: 'latn' });
-    } catch {
-      f = null; // not a zone ICU knows: the caller falls back to UTC, as luxon's invalid zone did
-    }
-    dayFormats.set(zone, f);
+const dayFormat = memoize((zone: string): Intl.DateTimeFormat | null => {
+  try {
+    // en-CA writes a date as YYYY-MM-DD: format() is half the cost of formatToParts (the unit test pins the form).
+    return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', calendar: 'gregory', numberingSystem: 'latn' });
+  } catch {
+    return null; // not a zone ICU knows: the caller falls back to UTC, as luxon's invalid zone did
   }
-  return f;
-}
+}, 1000);
 
 /**
  * A timestamp with its offset (or Z) and a real day and time, which `Date` reads exactly as luxon

@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { memoize } from '../../engine/memo.js';
 import { isValidZone, resolveWindows, resolveZoneOptions } from '../../engine/cadence/index.js';
 import type { Contact } from '../../engine/ports.js';
 import { firstMove } from '../../engine/workflows/lead-cadence-plan.js';
@@ -37,24 +38,17 @@ export function exclusionTag(contactTags: readonly string[], campaign: Pick<Camp
 }
 
 /**
- * Recent answers of `dialablePhone`: an enrolment asks twice (the check, then the lead's copy), and
- * libphonenumber's parse and validation took ~0.2 ms each time, a sixth of an enrolment's own work
- * (bench/README.md). A pure answer, bounded.
+ * libphonenumber's parse and validation took ~0.2 ms, and an enrolment asks twice (the check, then
+ * the lead's copy): a sixth of an enrolment's own work (bench/README.md).
  */
-const dialable = new Map<string, string | null>();
-const DIALABLE_CACHE_LIMIT = 1000;
+const e164Of = memoize((phone: string) => {
+  const parsed = parsePhoneNumberFromString(phone, 'US');
+  return parsed?.isValid() ? parsed.number : null;
+}, 1000);
 
 /** The contact's phone in E.164, read as a NANP number when written without a country code; null when not dialable. */
 export function dialablePhone(phone: string | undefined): string | null {
-  if (!phone) return null;
-  let e164 = dialable.get(phone);
-  if (e164 === undefined) {
-    const parsed = parsePhoneNumberFromString(phone, 'US');
-    e164 = parsed?.isValid() ? parsed.number : null;
-    if (dialable.size >= DIALABLE_CACHE_LIMIT) dialable.delete(dialable.keys().next().value!);
-    dialable.set(phone, e164);
-  }
-  return e164;
+  return phone ? e164Of(phone) : null;
 }
 
 /**

@@ -20,7 +20,13 @@ export interface WorkflowStarter {
  * which takes a task-queue round trip off every post-call run (bench/README.md). The shared
  * connection belongs to the worker: `close` leaves it open.
  */
-export async function connectTemporal(address: string, namespace: string, taskQueue: string, shared?: NativeConnection, opts: { tracing?: boolean } = {}): Promise<WorkflowStarter> {
+export async function connectTemporal(
+  address: string,
+  namespace: string,
+  taskQueue: string,
+  opts: { shared?: NativeConnection; tracing?: boolean } = {},
+): Promise<WorkflowStarter> {
+  const { shared } = opts;
   const connection = shared ?? (await Connection.connect({ address }));
   // The start of a run is a span in the caller's trace (the HTTP request that accepted a call
   // event), and its context travels to the workflow in the start request's headers. With tracing

@@ -87,9 +87,9 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   };
   if (opts.temporal && opts.sharedConnection) {
     await startWorker(ports);
-    temporal = await connectTemporal(address, 'default', taskQueue, workerConn!, { tracing: ops.tracing.enabled });
+    temporal = await connectTemporal(address, 'default', taskQueue, { shared: workerConn!, tracing: ops.tracing.enabled });
   } else if (opts.temporal) {
-    temporal = await connectTemporal(address, 'default', taskQueue, undefined, { tracing: ops.tracing.enabled });
+    temporal = await connectTemporal(address, 'default', taskQueue, { tracing: ops.tracing.enabled });
     if (opts.worker !== false) await startWorker(ports);
   }
 

@@ -23,8 +23,26 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [createRequire(import.meta.url).reso
  * commands, so histories replay the same either way.
  */
 export async function bundleWorkflows(opts: { tracing?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_ENTRY, workflowInterceptorModules: opts.tracing === false ? [] : WORKFLOW_INTERCEPTOR_MODULES, logger: quietBundlerLogger });
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_ENTRY,
+    workflowInterceptorModules: opts.tracing === false ? [] : WORKFLOW_INTERCEPTOR_MODULES,
+    preloadModules: SHARED_WORKFLOW_MODULES,
+    logger: quietBundlerLogger,
+  });
 }
+
+/**
+ * Modules the reusable V8 context evaluates once and shares between runs, instead of once per run
+ * (Temporal keeps a module cache per run otherwise). Only pure code with no per-run state goes
+ * here: the graph walk and its schema constants, the cadence arithmetic and luxon under it. Their
+ * caches (engine/memo.ts) hold answers that are functions of their arguments, so sharing them
+ * cannot make one run see another's state; Temporal deep-freezes their exports. Evaluating them
+ * per run was ~2 ms of the workflow thread's CPU a run, in a profile at saturation (bench/README.md).
+ * test/unit/server/shared-workflow-modules.test.ts keeps the Temporal API and I/O out of them.
+ */
+export const SHARED_WORKFLOW_MODULES = ['engine/graph/walk.ts', 'engine/cadence/index.ts', 'engine/workflows/lead-cadence-plan.ts'].map((m) =>
+  path.resolve(import.meta.dirname, '../..', m),
+);
 
 const quietBundlerLogger = {
   log() {},

@@ -14,7 +14,9 @@ function permanent(message: string): ApplicationFailure {
 async function buildRunContext(ports: Ports, input: ActionInput): Promise<{ contact: Contact; ctx: RunContext }> {
   const contact = await ports.crm.getContact(input.agencyId, input.locationId, input.call.contactId);
   if (!contact) throw permanent(`contact ${input.call.contactId} not found in location ${input.locationId}`);
-  const values = await ports.crm.customValues(input.agencyId, input.locationId);
+  // Most steps name no custom value: reading them anyway cost each step a location lookup and a
+  // query (the sandbox) or a cache lookup (a real CRM, whose reads the registry keeps briefly).
+  const values = usesCustomValues(input.node.config) ? await ports.crm.customValues(input.agencyId, input.locationId) : [];
   const customValues = Object.fromEntries(values.map((v) => [v.placeholder.replace(/^custom_values\./, ''), v.value]));
   return {
     contact,
@@ -25,6 +27,9 @@ async function buildRunContext(ports: Ports, input: ActionInput): Promise<{ cont
     },
   };
 }
+
+/** Whether any template in the config can reach `custom_values` (every token naming it contains the word). */
+export const usesCustomValues = (config: unknown): boolean => JSON.stringify(config ?? {}).includes('custom_values');
 
 type Perform = (ports: Ports, effect: EffectContext, config: Config, contact: Contact, input: ActionInput) => Promise<unknown>;
 

@@ -4,8 +4,14 @@ import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { awaitRun, callEnded, postCallEvent } from '../helpers/events.js';
 
 let h: Harness;
+/** how many times the activities asked the CRM for a location's custom values */
+let customValueReads = 0;
 beforeAll(async () => {
-  h = await createHarness({ temporal: true, config: { defaultPlanLimit: 100, rateLimitPoints: 100000 } });
+  h = await createHarness({
+    temporal: true,
+    config: { defaultPlanLimit: 100, rateLimitPoints: 100000 },
+    ports: (base) => ({ ...base, crm: { ...base.crm, customValues: (a, l) => (customValueReads++, base.crm.customValues(a, l)) } }),
+  });
 });
 afterAll(async () => h?.close());
 
@@ -65,6 +71,21 @@ describe('every action against the embedded ports, on real Temporal', () => {
   it('move-stage', async () => {
     const r = await runChain({ outcome: 'SUCCESS', nodes: [{ id: 'm', type: 'move-stage', config: { pipelineId: 'patients', stageId: 'booked' } }] });
     expect(r.contact()).toMatchObject({ pipelineId: 'patients', stageId: 'booked' });
+  });
+
+  it("reads the location's custom values only for a step whose templates name them", async () => {
+    const before = customValueReads;
+    const r = await runChain({
+      outcome: 'SUCCESS',
+      nodes: [
+        { id: 't', type: 'add-tag', config: { tags: ['called'] } },
+        { id: 'n', type: 'add-note', config: { body: 'From {{custom_values.business_name}}: {{call.callSummary}}' } },
+        { id: 'f', type: 'set-field', config: { field: 'contact.last_summary', value: '{{call.callSummary}}' } },
+      ],
+    });
+    expect(r.result).toMatchObject({ status: 'succeeded', steps: 3 });
+    expect(r.contact().notes!.map((n) => n.body)).toEqual(['From Bright Smile Dental: Patient booked a cleaning.']);
+    expect(customValueReads - before).toBe(1);
   });
 
   it('add-note renders the call summary', async () => {

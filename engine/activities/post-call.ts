@@ -11,6 +11,9 @@ function permanent(message: string): ApplicationFailure {
   return ApplicationFailure.nonRetryable(message, 'PermanentActionError');
 }
 
+/** Whether any template in the config can reach `custom_values` (every token naming it contains the word). */
+const usesCustomValues = (config: unknown): boolean => JSON.stringify(config ?? {}).includes('custom_values');
+
 async function buildRunContext(ports: Ports, input: ActionInput): Promise<{ contact: Contact; ctx: RunContext }> {
   const contact = await ports.crm.getContact(input.agencyId, input.locationId, input.call.contactId);
   if (!contact) throw permanent(`contact ${input.call.contactId} not found in location ${input.locationId}`);
@@ -27,9 +30,6 @@ async function buildRunContext(ports: Ports, input: ActionInput): Promise<{ cont
     },
   };
 }
-
-/** Whether any template in the config can reach `custom_values` (every token naming it contains the word). */
-export const usesCustomValues = (config: unknown): boolean => JSON.stringify(config ?? {}).includes('custom_values');
 
 type Perform = (ports: Ports, effect: EffectContext, config: Config, contact: Contact, input: ActionInput) => Promise<unknown>;
 

@@ -4,7 +4,7 @@ import { randomFillSync, randomUUID } from 'node:crypto';
 // randomBytes call per id cost ~10 µs under load, ~0.6 µs from the buffer, and a post-call run
 // takes several ids.
 const ID_BYTES = 10;
-const pool = Buffer.alloc(ID_BYTES * 410);
+const pool = Buffer.alloc(Math.floor(4096 / ID_BYTES) * ID_BYTES);
 let offset = pool.length;
 
 /** Prefixed random ids (80 random bits): the prefix tells a reader what an id names. */

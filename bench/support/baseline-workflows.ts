@@ -1,11 +1,25 @@
 // The baseline of the post-call benchmark: the same three-step chain as a plain Temporal workflow
 // with no-op activities, so the difference is our overhead on top of Temporal.
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 
 const { noop } = proxyActivities<{ noop(step: number): Promise<number> }>({ startToCloseTimeout: '30 seconds' });
 
 export async function baselineChain(): Promise<number> {
   let n = 0;
   for (let step = 1; step <= 3; step++) n += await noop(step);
+  return n;
+}
+
+/**
+ * The same chain asking `patched` once before its last step, as `postCallWorkflow` runs did: what
+ * one patch marker (and the `TemporalChangeVersion` upsert it brings) costs a run
+ * (`npx tsx bench/support/patch-cost.ts`, not part of `npm run bench`).
+ */
+export async function baselineChainPatched(): Promise<number> {
+  let n = 0;
+  for (let step = 1; step <= 3; step++) {
+    if (step === 3 && patched('bench-patch')) n += 0;
+    n += await noop(step);
+  }
   return n;
 }

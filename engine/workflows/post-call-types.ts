@@ -1,7 +1,11 @@
 import type { Graph } from '../graph/types.js';
 
 /** Names shared by the workflow, the worker and the client: written once, here. */
-export const POST_CALL_WORKFLOW = 'postCallWorkflow';
+/**
+ * The workflow type post-call runs start as. `postCallWorkflow`, the type of runs started before
+ * it, stays registered for those runs (workflows/post-call.ts).
+ */
+export const POST_CALL_WORKFLOW = 'postCallRun';
 /**
  * Call ids come from the voice platform, so they are unique per agency only: the agency is part of
  * the id (runs started before schema 4 keep their `post-call:<callId>` ids; see executions).

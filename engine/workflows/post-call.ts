@@ -41,7 +41,8 @@ export const PATCH_REFRESH_CONTACT_FOR_BRANCH = 'refresh-contact-before-branch';
 /**
  * A run whose last step is an action closes its execution in that action's activity instead of a
  * local activity after it: the local activity cost one more activation round per run, ~10% of the
- * throughput of a three-step chain on the embedded server (bench/README.md).
+ * throughput of a three-step chain on the embedded server (bench/README.md). Asked only by
+ * `postCallWorkflow` runs: `postCallRun` always closes so.
  */
 export const PATCH_CLOSE_WITH_LAST_ACTION = 'close-with-last-action';
 
@@ -49,10 +50,44 @@ export const PATCH_CLOSE_WITH_LAST_ACTION = 'close-with-last-action';
 const readsContact = (config: unknown) => JSON.stringify(config ?? {}).includes('"field":"contact.');
 
 /**
- * Walks the chain of the call's outcome on the pinned graph: branches are evaluated here, with the
- * same pure evaluator the digest uses; every action is one activity; every step is recorded.
+ * Post-call runs as the server starts them now (POST_CALL_WORKFLOW). The same walk as
+ * `postCallWorkflow`, which asks `patched` before each change made since its first runs (reading
+ * the contact again before a branch, closing in the last action); this one makes them without
+ * asking. Asking records a marker and has the server upsert the
+ * `TemporalChangeVersion` search attribute, on every run: ~3 ms of the embedded server's CPU a
+ * run, ~5% of a plain three-step chain's throughput (bench/README.md). A new workflow type rather
+ * than a flag in the input, so that a worker from before it, still running during a rolling
+ * deploy, cannot take such a run (the task fails on it and goes to a worker that knows the type)
+ * and record the patch marker that this code would not expect.
+ */
+export async function postCallRun(input: PostCallInput): Promise<PostCallResult> {
+  return walkChain(input, { refreshContactForBranch: () => true, closeInLastAction: () => true });
+}
+
+/**
+ * Post-call runs started before `postCallRun` existed, still in flight or replayed: their code,
+ * with each later change behind its patch (histories v1-v3 in test/fixtures/histories).
  */
 export async function postCallWorkflow(input: PostCallInput): Promise<PostCallResult> {
+  return walkChain(input, {
+    refreshContactForBranch: () => patched(PATCH_REFRESH_CONTACT_FOR_BRANCH),
+    closeInLastAction: () => patched(PATCH_CLOSE_WITH_LAST_ACTION),
+  });
+}
+
+/** Changes made since the first runs: `postCallWorkflow` asks `patched` for each, `postCallRun` has them all. */
+interface Changes {
+  refreshContactForBranch(): boolean;
+  closeInLastAction(): boolean;
+}
+
+/**
+ * Walks the chain of the call's outcome on the pinned graph: branches are evaluated here, with the
+ * same pure evaluator the digest uses; every action is one activity; every step is recorded.
+ * `closeInLastAction` is asked once, for the last step, so a replay asks at the same point as the
+ * run did.
+ */
+async function walkChain(input: PostCallInput, changes: Changes): Promise<PostCallResult> {
   const { workflowId } = workflowInfo();
   const actions = actionActivities(input.actionTimeoutSeconds ?? 30);
   const ctx: RunContext = { call: { ...input.call, fields: input.call.fields }, contact: input.contact };
@@ -69,7 +104,7 @@ export async function postCallWorkflow(input: PostCallInput): Promise<PostCallRe
     const step = { executionId: input.executionId, seq, nodeId: node.id, nodeType: node.type, attempt: 1 };
     if (node.type === 'if' || node.type === 'switch') {
       // Added after v1 histories were recorded: runs started before it replay without the read.
-      if (patched(PATCH_REFRESH_CONTACT_FOR_BRANCH) && readsContact(node.config)) {
+      if (changes.refreshContactForBranch() && readsContact(node.config)) {
         const fresh = await log.loadContact({ agencyId: input.agencyId, locationId: input.locationId, contactId: input.call.contactId });
         if (fresh) ctx.contact = fresh;
       }
@@ -84,8 +119,7 @@ export async function postCallWorkflow(input: PostCallInput): Promise<PostCallRe
       continue;
     }
     const next = successor(input.graph, node.id) ?? undefined;
-    // Asked only for the last step, so a replay asks at the same point as the run did.
-    const closes = (next === undefined || visited.has(next)) && patched(PATCH_CLOSE_WITH_LAST_ACTION);
+    const closes = (next === undefined || visited.has(next)) && changes.closeInLastAction();
     try {
       await actions[activityOf[node.type]]({
         agencyId: input.agencyId,

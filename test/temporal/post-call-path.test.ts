@@ -50,10 +50,11 @@ describe('one path through every layer (issue 2, item 5)', () => {
     expect(executions).toHaveLength(1);
     expect(executions[0]).toMatchObject({ callId: event.call.callId, outcome: 'VOICEMAIL', graphVersion: 1, status: 'succeeded' });
     expect(executions[0]!.steps).toEqual([expect.objectContaining({ nodeType: 'add-tag', status: 'succeeded', attempts: 1 })]);
-    // The last step closed the execution itself: the run's only marker is its patch, no local activity.
+    // The last step closed the execution itself: no local activity's marker, and no patch marker
+    // or search-attribute upsert either (a `postCallRun` closes so without asking `patched`).
     const history = await h.temporal!.client.workflow.getHandle(`post-call:${h.agencyId}:${event.call.callId}`).fetchHistory();
-    const markers = history.events!.filter((e) => e.markerRecordedEventAttributes).map((e) => e.markerRecordedEventAttributes!.markerName);
-    expect(markers).toEqual(['core_patch']);
+    expect(history.events![0]!.workflowExecutionStartedEventAttributes!.workflowType!.name).toBe('postCallRun');
+    expect(history.events!.filter((e) => e.markerRecordedEventAttributes || e.upsertWorkflowSearchAttributesEventAttributes)).toEqual([]);
 
     expect(h.repos.calls.get(h.agencyId, event.call.callId)!.doc.disposition).toEqual({ type: 'voicemail', label: 'Voicemail', color: expect.any(String) });
   });

@@ -112,7 +112,7 @@ export function providerRegistry(deps: RegistryDeps) {
   function forLocation(agencyId: string, locationId: string): LocationProviders {
     const sandboxSet = { crm: sandbox.crm, directory: sandbox.directory, messaging: sandbox.messaging, calendar: sandbox.calendar };
     if (locationId.startsWith(TEST_LOCATION_PREFIX)) return { ...sandboxSet, crmKind: 'sandbox', smsCarrier: 'sandbox' };
-    const project = repos.projects.find(agencyId, locationId);
+    const project = repos.projects.atLocation(agencyId, locationId);
     const cred = project && project.crm === 'crm_a' ? repos.credentials.get(agencyId, project.id, 'gohighlevel') : undefined;
     if (!project || !cred) return { ...sandboxSet, crmKind: 'sandbox', smsCarrier: 'sandbox' };
     const ghl = ghlFor(project, cred.updatedAt);

@@ -15,15 +15,17 @@ export function effectsRepo(db: Db) {
   const count = db.prepare<{ agencyId: string; prefix: string }, { n: number }>(
     'SELECT count(*) AS n FROM port_effects WHERE agency_id = @agencyId AND substr(idempotency_key, 1, length(@prefix)) = @prefix',
   );
+  // Made once: better-sqlite3 builds a wrapper per `db.transaction` call.
+  const onceTx = db.transaction((key: string, agencyId: string, kind: string, perform: () => unknown) => {
+    const prior = get.get(agencyId, key);
+    if (prior) return JSON.parse(prior.result) as unknown;
+    const result = perform();
+    put.run(key, agencyId, kind, JSON.stringify(result ?? null), nowIso());
+    return result;
+  });
   return {
     once<T>(key: string, agencyId: string, kind: string, perform: () => T): T {
-      return db.transaction(() => {
-        const prior = get.get(agencyId, key);
-        if (prior) return JSON.parse(prior.result) as T;
-        const result = perform();
-        put.run(key, agencyId, kind, JSON.stringify(result ?? null), nowIso());
-        return result;
-      }).immediate();
+      return onceTx.immediate(key, agencyId, kind, perform) as T;
     },
     /** effects recorded under keys that start with `prefix` (a run's or a call's), for tests and diagnostics */
     countWithPrefix: (agencyId: string, prefix: string) => count.get({ agencyId, prefix })!.n,

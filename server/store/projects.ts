@@ -70,11 +70,12 @@ export function projectsRepo(db: Db) {
 
   return {
     get: (agencyId: string, id: string) => read(get.get(agencyId, id)),
-    /** The project's time zone alone (a call read needs only that, not the whole document). */
     /** by id or by CRM location id: both name a project in the spec's paths */
     find(agencyId: string, idOrLocation: string): ProjectRecord | undefined {
       return read(get.get(agencyId, idOrLocation)) ?? read(byLocation.get(agencyId, idOrLocation));
     },
+    /** by CRM location id only: where the caller holds a location (a run's, a CRM call's) */
+    atLocation: (agencyId: string, locationId: string) => read(byLocation.get(agencyId, locationId)),
     list: (agencyId: string) => list.all(agencyId).map((r) => read(r)!),
     countLive: (agencyId: string) => countLive.get(agencyId)!.n,
     insert(input: Omit<ProjectRecord, 'id' | 'createdAt' | 'updatedAt'>): ProjectRecord {

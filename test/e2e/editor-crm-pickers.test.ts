@@ -10,7 +10,7 @@ import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { SCOPES } from '../../server/store/api-keys.js';
-import { addStep, applyForm, canvasReady, expectBrowserErrors, newAgent, newPage, openEditor, recordWrites, save, shot, signIn, storedWorkflow, waitSaved, wfPath } from './editor-page.js';
+import { addStep, applyForm, openStep, canvasReady, expectBrowserErrors, newAgent, newPage, openEditor, recordWrites, save, shot, signIn, storedWorkflow, waitSaved, wfPath } from './editor-page.js';
 
 let h: Harness;
 let browser: Browser;
@@ -67,7 +67,7 @@ describe('CRM pickers in the step forms', () => {
     await addStep(page, `add-after-${step}`, 'move-stage');
     await expect.poll(() => optionTexts(page, 'field-pipelineId')).toEqual(['Choose a pipeline…', 'Patients']);
     // Back on the first step: its choices are shown by name.
-    await page.locator(`.react-flow__node[data-id="${step}"]`).click();
+    await openStep(page, step);
     await expect.poll(() => page.getByTestId('field-pipelineId').locator('option:checked').textContent()).toBe('Patients');
     await expect.poll(() => page.getByTestId('field-stageId').locator('option:checked').textContent()).toBe('Booked');
     expect(reads).toEqual(['pipelines']);

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { onTestFinished } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { ARTIFACTS } from '../helpers/browser.js';
 import type { Harness } from '../helpers/harness.js';
 
@@ -81,6 +81,27 @@ export async function addStep(page: Page, plusTestId: string, type: string): Pro
   const form = page.getByTestId('node-form');
   await form.waitFor();
   return (await form.getAttribute('data-node-id'))!;
+}
+
+/**
+ * Opens a step's form by clicking the step on the canvas. Adding a step glides the view to it
+ * (`setCenter`, 200 ms, started after the form opens); a click aimed while the view still moves
+ * can land beside the step. So the view is awaited until it stays put between two reads 100 ms
+ * apart, then the step is clicked and its form awaited.
+ */
+export async function openStep(page: Page, id: string): Promise<void> {
+  const viewport = page.locator('.react-flow__viewport');
+  let last: string | null = null;
+  await expect
+    .poll(async () => {
+      const now = await viewport.getAttribute('style');
+      const still = now === last;
+      last = now;
+      return still;
+    }, { interval: 100, timeout: 15_000 })
+    .toBe(true);
+  await page.locator(`.react-flow__node[data-id="${id}"]`).click();
+  await page.locator(`[data-testid="node-form"][data-node-id="${id}"]`).waitFor();
 }
 
 export async function applyForm(page: Page): Promise<void> {

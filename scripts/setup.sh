@@ -16,6 +16,11 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a=
 # npm packages: install when missing or when the lockfile changed since the last install.
 if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
   step "installing npm packages (better-sqlite3 compiles from source: about 1-2 minutes)"
+  # better-sqlite3 compiles against Node's headers, which node-gyp otherwise downloads from
+  # nodejs.org (unreachable here); a Node installed under /usr ships them in /usr/include/node.
+  if [[ -z "${npm_config_nodedir:-}" && "$(command -v node)" == /usr/bin/node && -f /usr/include/node/node_version.h ]]; then
+    export npm_config_nodedir=/usr
+  fi
   # `npm install` rather than `npm ci`: this npm leaves other platforms' optional packages out of
   # the lockfile, which `npm ci` then refuses; install still honours the locked versions.
   npm install --no-audit --no-fund --loglevel=error

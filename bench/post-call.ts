@@ -20,14 +20,12 @@
  * Every comparison: a warm-up of both sides, then BENCH_ROUNDS (5) rounds in alternating order.
  * `temporalRssMb` is the dev server's peak RSS, `rssMb` this process's (API + worker + load).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { Worker, NativeConnection } from '@temporalio/worker';
-import { Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { postCallWorkflowId } from '../engine/workflows/post-call-types.js';
 import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../server/routes/events.js';
-import { alternate, emit, median, paired, peakRssMb, percentile, spreadOf } from './figures.js';
+import { alternate, cpuMs, emit, median, paired, peakRssMb, percentile, spreadOf } from './figures.js';
+import { startBaselineWorker } from './support/baseline-worker.js';
 import { seedCampaign, startInstance, type Instance } from './support/instance.js';
 import { serve, startEndpoint } from './support/serve.js';
 
@@ -138,13 +136,6 @@ export async function run() {
 
 const p = (xs: number[], q: number) => percentile([...xs].sort((a, b) => a - b), q);
 
-/** CPU time (user + system) a process has used so far, ms (Linux /proc; clock ticks of 10 ms). */
-function cpuMs(pid: number | 'self'): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
-}
-const CLOCK_TICKS = 100;
-
 /** Percentiles over every round's samples; ratio = median of the per-round ratios of that percentile. */
 function pooled(name: string, suffix: string, ours: number[][], base: number[][], extra: object, against = 'at saturation (closed loop)', ps = [50, 95, 99]) {
   for (const q of ps) {
@@ -178,16 +169,8 @@ async function oneCall(inst: Instance, observer: Client, campaignId: string, con
 
 /** The baseline's own worker (task queue `baseline`) and client, on the same dev server. */
 async function startBaseline(address: string) {
-  const connection = await NativeConnection.connect({ address });
-  const worker = await Worker.create({
-    connection,
-    taskQueue: 'baseline',
-    workflowsPath: path.resolve(import.meta.dirname, 'support/baseline-workflows.ts'),
-    activities: { noop: async (step: number) => step },
-  });
-  const running = worker.run();
-  const { Connection } = await import('@temporalio/client');
-  const client = new Client({ connection: await Connection.connect({ address }) });
+  const baseline = await startBaselineWorker(address, 'baseline');
+  const { client } = baseline;
   // The floor's HTTP entry: starts the chain, answers 202; nothing else.
   const entry = await serve(
     startEndpoint(async ({ workflowId }: { workflowId: string }) => {
@@ -216,10 +199,7 @@ async function startBaseline(address: string) {
     },
     async stop() {
       await entry.close();
-      worker.shutdown();
-      await running;
-      await client.connection.close();
-      await connection.close();
+      await baseline.stop();
     },
   };
 }

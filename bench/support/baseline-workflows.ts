@@ -18,7 +18,8 @@ export async function baselineChain(): Promise<number> {
 export async function baselineChainPatched(): Promise<number> {
   let n = 0;
   for (let step = 1; step <= 3; step++) {
-    if (step === 3 && patched('bench-patch')) n += 0;
+    // Asked for its cost alone: both answers run the same step.
+    if (step === 3) patched('bench-patch');
     n += await noop(step);
   }
   return n;

@@ -7,33 +7,17 @@
  *
  * `npx tsx bench/support/patch-cost.ts` (BENCH_ROUNDS, default 6; BENCH_CALLS per side per round, default 300)
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { median, spreadOf } from '../figures.js';
+import { cpuMs, median, spreadOf } from '../figures.js';
+import { startBaselineWorker } from './baseline-worker.js';
 import { startInstance } from './instance.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const N = Number(process.env.BENCH_CALLS ?? 300);
 const TYPES = ['baselineChain', 'baselineChainPatched'] as const;
 
-/** CPU time (ms) a process has used so far. */
-const cpuMs = (pid: number | 'self') => {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-};
-
 const inst = await startInstance({ temporal: true });
-const connection = await NativeConnection.connect({ address: inst.address });
-const worker = await Worker.create({
-  connection,
-  taskQueue: 'patch-cost',
-  workflowsPath: path.resolve(import.meta.dirname, 'baseline-workflows.ts'),
-  activities: { noop: async (step: number) => step },
-});
-const running = worker.run();
-const client = new Client({ connection: await Connection.connect({ address: inst.address }) });
+const baseline = await startBaselineWorker(inst.address, 'patch-cost');
+const { client } = baseline;
 let seq = 0;
 
 async function round(type: string, n: number) {
@@ -72,7 +56,6 @@ console.log(
     rounds: ROUNDS,
   }),
 );
-worker.shutdown();
-await running;
+await baseline.stop();
 await inst.stop();
 process.exit(0);

@@ -11,11 +11,7 @@ import type { ExecutionsRepo } from '../store/executions.js';
 export function storeExecutionLog(db: Db, executions: ExecutionsRepo, alerts: AlertsRepo, onAlert: () => void = () => {}): ExecutionLog {
   const finish = db.transaction((executionId: string, status: 'succeeded' | 'failed', error: string | null): boolean => {
     // Only a failure can raise an alert, so only a failure reads the execution (with its steps).
-    if (status !== 'failed') {
-      executions.finish(executionId, status, error);
-      return false;
-    }
-    const before = executions.byIdAnyAgency(executionId);
+    const before = status === 'failed' ? executions.byIdAnyAgency(executionId) : undefined;
     executions.finish(executionId, status, error);
     if (!before || before.status === 'failed' || before.kind !== 'run') return false;
     const failed = [...before.steps].reverse().find((s) => s.status === 'failed');

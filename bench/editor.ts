@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import type { CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { layoutGraph } from '../engine/graph/layout.js';
 import type { Graph } from '../engine/graph/types.js';
 import { createApp, EDITOR_DIST } from '../server/app.js';
@@ -34,13 +34,22 @@ import { createRepos } from '../server/services.js';
 import { composeProviders, composeServices } from '../server/compose.js';
 import { openDb } from '../server/store/db.js';
 import { SCOPES } from '../server/store/api-keys.js';
-import { CHROMIUM, launchBrowser } from '../test/helpers/browser.js';
+import { CHROMIUM } from '../test/helpers/browser.js';
 import { emit, median, percentile } from './figures.js';
+import { floorGraph, startFloor } from './support/editor-floor.js';
+import { launchProfileBrowser } from './support/profile-browser.js';
 
 const SIZES = [50, 300, 1000] as const;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const LANES = ['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION'] as const;
 const log = (s: string) => process.stderr.write(`[bench:editor] ${s}\n`);
+const VIEWPORT = { width: 1280, height: 800 };
+/** The size whose goal is closest to its floor: it also loads beside bare React Flow. */
+const FLOOR_STEPS = 300;
+const AGAINST = {
+  regular: 'the same editor on an empty workflow (lanes only), loaded beside it in alternating order; a regular browser profile, which keeps V8\'s code cache (a returning user)',
+  private: 'the same editor on an empty workflow, loaded beside it in alternating order; a private context (an incognito window), where Chromium keeps no V8 code cache, so every load compiles the bundle',
+};
 
 /** A realistic graph of `n` steps: four lanes of chains, an if every 12 steps with a short "false" arm. */
 export function generateGraph(n: number): Graph {
@@ -120,12 +129,33 @@ export async function startApp() {
   };
 }
 
-async function loadTimes(page: Page, url: string): Promise<{ firstRender: number; interactive: number }> {
+/**
+ * Awaits the page's `vc:interactive` mark (and `vc:first-render`, when the page sets it) in the
+ * page itself, with a PerformanceObserver, and returns both times. Not a Playwright locator: that
+ * injects Playwright's selector engine (~20 ms of script) into the page in the middle of the load,
+ * and polls it, time no user's browser spends.
+ */
+export async function marksOf(cdp: CDPSession): Promise<{ firstRender: number; interactive: number }> {
+  const expression = `new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no vc:interactive mark in 120 s')), 120000);
+    const done = () => {
+      const m = performance.getEntriesByName('vc:interactive')[0];
+      if (!m) return false;
+      clearTimeout(timer);
+      resolve([(performance.getEntriesByName('vc:first-render')[0] || m).startTime, m.startTime]);
+      return true;
+    };
+    if (!done()) new PerformanceObserver((_, o) => done() && o.disconnect()).observe({ type: 'mark' });
+  })`;
+  const res = (await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true })) as { result: { value?: [number, number] }; exceptionDetails?: { exception?: { description?: string } } };
+  if (res.exceptionDetails) throw new Error(res.exceptionDetails.exception?.description ?? 'waiting for vc:interactive failed');
+  const [firstRender, interactive] = res.result.value!;
+  return { firstRender, interactive };
+}
+
+async function loadTimes(page: Page, cdp: CDPSession, url: string) {
   await page.goto(url);
-  await page.locator('[data-testid="canvas"][data-ready="true"]').waitFor({ timeout: 120_000 });
-  // (no named functions inside evaluate: tsx's keepNames helper does not exist in the page)
-  const [firstRender, interactive] = await page.evaluate(() => ['vc:first-render', 'vc:interactive'].map((n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN));
-  return { firstRender: firstRender!, interactive: interactive! };
+  return marksOf(cdp);
 }
 
 /** Peak resident memory (MiB) of the given processes, from /proc (Linux); undefined elsewhere. */
@@ -200,6 +230,10 @@ const medianOf = (xs: (number | undefined)[]) => {
   return known.length ? median(known) : undefined;
 };
 
+/** Where a load happens: the regular profile (V8's code cache kept) or a private context (none). */
+type Where = 'regular' | 'private';
+const WHERE: Where[] = ['regular', 'private'];
+
 export async function run(): Promise<void> {
   if (!fs.existsSync(CHROMIUM)) {
     log(`no Chromium at ${CHROMIUM} (npm run setup -- --test installs it); skipped`);
@@ -207,17 +241,19 @@ export async function run(): Promise<void> {
   }
   ensureEditorBuilt();
   const app = await startApp();
-  const browser = await launchBrowser();
+  const floor = await startFloor(new Map([[FLOOR_STEPS, floorGraph(generateGraph(FLOOR_STEPS), VIEWPORT.width)]]));
+  // One browser for both kinds of load, so a pair differs only in the profile.
+  const chrome = await launchProfileBrowser();
   try {
-    const system = await browser.newBrowserCDPSession();
+    const system = await chrome.browser.newBrowserCDPSession();
     const renderers = async () => {
       const { processInfo } = (await system.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
       return processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
     };
     const locationId = `bench_${Date.now()}`;
     await app.api('POST', '/api/v2/projects', { crm: 'crm_a', locationId, timezone: 'America/Chicago', businessName: 'Bench Dental', crm_a: { name: 'Bench Dental' } });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addInitScript((key) => sessionStorage.setItem('vc.apiKey', key), app.key);
+    const contexts: Record<Where, BrowserContext> = { regular: chrome.regular, private: await chrome.browser.newContext({ viewport: VIEWPORT }) };
+    for (const c of Object.values(contexts)) await c.addInitScript((key) => sessionStorage.setItem('vc.apiKey', key), app.key);
 
     const urls = new Map<number, string>();
     for (const n of [0, ...SIZES]) {
@@ -229,14 +265,18 @@ export async function run(): Promise<void> {
     const heapOf = (cdp: CDPSession) => async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN) / 2 ** 20;
 
     /** One load in a fresh page; `then` runs on the loaded page before it closes (the pans). */
-    const load = async <T>(n: number, then?: (page: Page, heap: () => Promise<number>, pids: number[]) => Promise<T>) => {
+    /** `n` steps in the editor, or (`floor`) bare React Flow drawing the floor's steps. */
+    const load = async <T>(where: Where, n: number | 'floor', then?: (page: Page, heap: () => Promise<number>, pids: number[]) => Promise<T>) => {
       const before = new Set(await renderers());
+      const context = contexts[where];
       const page = await context.newPage();
       try {
+        // The default context has no viewport of its own: the same size as the private one's.
+        if (where === 'regular') await page.setViewportSize(VIEWPORT);
         const cdp = await context.newCDPSession(page);
         await cdp.send('Performance.enable');
         const heap = heapOf(cdp);
-        const times = await loadTimes(page, urls.get(n)!);
+        const times = await loadTimes(page, cdp, n === 'floor' ? floor.urlFor(FLOOR_STEPS) : urls.get(n)!);
         // The page's renderer: the one that appeared with it.
         const pids = (await renderers()).filter((pid) => !before.has(pid));
         const sample: Sample = { ...times, heapMb: await heap(), rssMb: peakRssMb(pids) };
@@ -247,43 +287,72 @@ export async function run(): Promise<void> {
       }
     };
 
-    // Warm-up: one unmeasured load of every workflow (cold caches, compilation, the server's first reads).
-    for (const n of [0, ...SIZES]) await load(n);
+    // Warm-up: unmeasured loads of every workflow in both contexts (the HTTP cache, the regular
+    // profile's code cache, which Chromium writes from a script's second load, the server's first reads).
+    for (let i = 0; i < 2; i++) for (const where of WHERE) for (const n of [0, ...SIZES, 'floor' as const]) await load(where, n);
 
-    // Pairs: every size beside its own load of the empty workflow, the pair's order alternating.
-    const samples = new Map<number, { ours: Sample; base: Sample }[]>(SIZES.map((n) => [n, []]));
+    // Pairs: every size beside its own load of the empty workflow, in each context, the pair's order alternating.
+    const samples = new Map<string, { ours: Sample; base: Sample }[]>(WHERE.flatMap((w) => SIZES.map((n) => [`${w}:${n}`, []] as [string, { ours: Sample; base: Sample }[]])));
+    const floors = new Map<Where, { ours: Sample; floor: Sample }[]>(WHERE.map((w) => [w, []]));
     const pans: { opening: PanSample; whole: PanSample }[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      for (const n of r % 2 ? [...SIZES].reverse() : SIZES) {
-        const first = r % 2 ? n : 0;
-        const a = await load(first, first === 1000 ? panBoth : undefined);
-        const b = await load(first ? 0 : n, first ? undefined : n === 1000 ? panBoth : undefined);
-        const [ours, base] = first ? [a, b] : [b, a];
-        samples.get(n)!.push({ ours: ours.sample, base: base.sample });
-        if (ours.extra) pans.push(ours.extra);
+      for (const where of r % 2 ? [...WHERE].reverse() : WHERE) {
+        // The floor beside its own load of the editor at the same size.
+        const [x, y] = r % 2 ? [await load(where, 'floor'), await load(where, FLOOR_STEPS)] : [await load(where, FLOOR_STEPS), await load(where, 'floor')];
+        floors.get(where)!.push(r % 2 ? { ours: y.sample, floor: x.sample } : { ours: x.sample, floor: y.sample });
+        for (const n of r % 2 ? [...SIZES].reverse() : SIZES) {
+          const pan = where === 'regular' && n === 1000 ? panBoth : undefined;
+          const first = r % 2 ? n : 0;
+          const a = await load(where, first, first ? pan : undefined);
+          const b = await load(where, first ? 0 : n, first ? undefined : pan);
+          const [ours, base] = first ? [a, b] : [b, a];
+          samples.get(`${where}:${n}`)!.push({ ours: ours.sample, base: base.sample });
+          if (ours.extra) pans.push(ours.extra);
+        }
       }
-      log(`round ${r + 1}/${ROUNDS}: interactive ${SIZES.map((n) => `${n}: ${samples.get(n)!.at(-1)!.ours.interactive.toFixed(0)} ms (empty ${samples.get(n)!.at(-1)!.base.interactive.toFixed(0)})`).join(', ')}; pan ${pans.at(-1)!.opening.fps.toFixed(1)} / ${pans.at(-1)!.whole.fps.toFixed(1)} fps`);
+      const last = (where: Where, n: number) => samples.get(`${where}:${n}`)!.at(-1)!;
+      log(`round ${r + 1}/${ROUNDS}: interactive ${SIZES.map((n) => `${n}: ${last('regular', n).ours.interactive.toFixed(0)} ms (empty ${last('regular', n).base.interactive.toFixed(0)}; private ${last('private', n).ours.interactive.toFixed(0)} / ${last('private', n).base.interactive.toFixed(0)})`).join(', ')}; pan ${pans.at(-1)!.opening.fps.toFixed(1)} / ${pans.at(-1)!.whole.fps.toFixed(1)} fps`);
     }
 
-    for (const n of SIZES) {
-      const pairs = samples.get(n)!;
-      for (const key of ['firstRender', 'interactive'] as const) {
-        const ratios = pairs.map((p) => p.ours[key] / p.base[key]);
-        emit({
-          name: `editor.${key === 'firstRender' ? 'first_render_ms' : 'interactive_ms'}.${n}_steps`,
-          value: median(pairs.map((p) => p.ours[key])),
-          unit: 'ms',
-          baseline: median(pairs.map((p) => p.base[key])),
-          against: 'the same editor on an empty workflow (lanes only), loaded beside it in alternating order',
-          ratio: median(ratios),
-          spread: spreadOf(ratios),
-          rounds: pairs.length,
-          rssMb: medianOf(pairs.map((p) => p.ours.rssMb)),
-          heapMb: medianOf(pairs.map((p) => p.ours.heapMb)),
-        });
+    for (const where of WHERE) {
+      for (const n of SIZES) {
+        const pairs = samples.get(`${where}:${n}`)!;
+        // The private context's first render is its interactive mark (as in the regular one): one figure.
+        for (const key of where === 'regular' ? (['firstRender', 'interactive'] as const) : (['interactive'] as const)) {
+          const ratios = pairs.map((p) => p.ours[key] / p.base[key]);
+          emit({
+            name: `editor.${key === 'firstRender' ? 'first_render_ms' : 'interactive_ms'}.${n}_steps${where === 'private' ? '.private_window' : ''}`,
+            value: median(pairs.map((p) => p.ours[key])),
+            unit: 'ms',
+            baseline: median(pairs.map((p) => p.base[key])),
+            against: where === 'regular' ? AGAINST.regular : AGAINST.private,
+            ratio: median(ratios),
+            spread: spreadOf(ratios),
+            rounds: pairs.length,
+            rssMb: medianOf(pairs.map((p) => p.ours.rssMb)),
+            heapMb: medianOf(pairs.map((p) => p.ours.heapMb)),
+          });
+        }
+        if (n === FLOOR_STEPS) {
+          const fl = floors.get(where)!;
+          const ratios = fl.map((p) => p.floor.interactive / p.ours.interactive);
+          emit({
+            name: `editor.interactive_ms.${n}_steps${where === 'private' ? '.private_window' : ''}.floor`,
+            value: median(fl.map((p) => p.floor.interactive)),
+            unit: 'ms',
+            baseline: median(fl.map((p) => p.ours.interactive)),
+            against: `our editor on the same ${n} steps, loaded beside it in alternating order (${where === 'regular' ? 'regular profile' : 'private context'}); the floor: bare React Flow drawing those steps after one read, with no editor (support/editor-floor)`,
+            ratio: median(ratios),
+            spread: spreadOf(ratios),
+            rounds: fl.length,
+            rssMb: medianOf(fl.map((p) => p.floor.rssMb)),
+            heapMb: medianOf(fl.map((p) => p.floor.heapMb)),
+          });
+          log(`${n} steps, ${where === 'regular' ? 'regular profile' : 'private context'}: the floor (bare React Flow) ${median(fl.map((p) => p.floor.interactive)).toFixed(0)} ms beside ours ${median(fl.map((p) => p.ours.interactive)).toFixed(0)} ms`);
+        }
+        const ms = (key: 'firstRender' | 'interactive', side: 'ours' | 'base') => median(pairs.map((p) => p[side][key])).toFixed(0);
+        log(`${n} steps, ${where === 'regular' ? 'regular profile' : 'private context'}: first render ${ms('firstRender', 'ours')} ms, interactive ${ms('interactive', 'ours')} ms (empty workflow: ${ms('firstRender', 'base')} / ${ms('interactive', 'base')} ms)`);
       }
-      const ms = (key: 'firstRender' | 'interactive', side: 'ours' | 'base') => median(pairs.map((p) => p[side][key])).toFixed(0);
-      log(`${n} steps: first render ${ms('firstRender', 'ours')} ms, interactive ${ms('interactive', 'ours')} ms (empty workflow: ${ms('firstRender', 'base')} / ${ms('interactive', 'base')} ms)`);
     }
     for (const view of ['opening', 'whole'] as const) {
       const xs = pans.map((p) => p[view]);
@@ -295,7 +364,7 @@ export async function run(): Promise<void> {
       emit({ name: `editor.pan_fps.1000_steps.${suffix}`, value: median(fps), unit: 'fps', baseline: 60, against: '60 Hz display refresh', ratio: median(fps) / 60, spread: spreadOf(fps.map((x) => x / 60)), ...mem });
       emit({ name: `editor.pan_frame_p95_ms.1000_steps.${suffix}`, value: median(p95), unit: 'ms', baseline: 1000 / 60, against: 'one 60 Hz frame', ratio: median(p95) / (1000 / 60), spread: spreadOf(p95.map((x) => x / (1000 / 60))), ...mem });
     }
-    await context.close();
+    await contexts.private.close();
 
     /** Pans at the opening view, fits the whole graph, pans again; memory read after each. */
     async function panBoth(page: Page, heap: () => Promise<number>, pids: number[]) {
@@ -306,7 +375,8 @@ export async function run(): Promise<void> {
       return { opening, whole };
     }
   } finally {
-    await browser.close();
+    await chrome.close();
+    await floor.close();
     await app.close();
   }
 }

@@ -20,8 +20,12 @@ export const GOALS: Goal[] = [
   { figure: 'api_workflow_get_p99', label: 'API workflow GET p99, against bare Koa', text: 'within 2x', met: (f) => (f.ratio ?? Infinity) <= 2 },
   { figure: 'lead-list.page-search.p99', label: 'lead page with search over a step, 1M leads, p99', text: '< 10 ms', met: (f) => f.value < 10 },
   { figure: 'lead-list.page-step.p99', label: 'lead page over a step, 154k matching (count + page), p99', text: '< 5 ms', met: (f) => f.value < 5 },
-  { figure: 'editor.interactive_ms.300_steps', label: 'editor interactive, 300 steps', text: '< 600 ms', met: (f) => f.value < 600 },
-  { figure: 'editor.interactive_ms.1000_steps', label: 'editor interactive, 1,000 steps', text: '< 1,000 ms', met: (f) => f.value < 1000 },
+  // Two kinds of load (bench/editor.ts): a regular browser profile, as a returning user's, and a
+  // private context, where Chromium keeps no V8 code cache and every load compiles the bundle.
+  { figure: 'editor.interactive_ms.300_steps', label: 'editor interactive, 300 steps, regular browser profile', text: '< 600 ms', met: (f) => f.value < 600 },
+  { figure: 'editor.interactive_ms.300_steps.private_window', label: 'editor interactive, 300 steps, private window (no code cache)', text: '< 600 ms', met: (f) => f.value < 600 },
+  { figure: 'editor.interactive_ms.1000_steps', label: 'editor interactive, 1,000 steps, regular browser profile', text: '< 1,000 ms', met: (f) => f.value < 1000 },
+  { figure: 'editor.interactive_ms.1000_steps.private_window', label: 'editor interactive, 1,000 steps, private window (no code cache)', text: '< 1,000 ms', met: (f) => f.value < 1000 },
   { figure: 'editor.pan_fps.1000_steps.whole_graph', label: 'editor panning 1,000 steps, whole graph in view', text: '60 fps', met: (f) => f.value >= 59 },
   {
     figure: 'post_call_throughput',

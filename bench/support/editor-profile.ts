@@ -6,14 +6,15 @@
  * through the build's source map when there is one (`vite build --sourcemap`).
  *
  * `npx tsx bench/support/editor-profile.ts [steps=1000] [loads=3]`; prints a summary on stdout
- * (not a benchmark: `npm run bench` does not run it).
+ * (not a benchmark: `npm run bench` does not run it). `PROFILE_CONTEXT=regular` loads in a regular
+ * browser profile (V8's code cache kept, as a returning user's browser) instead of a private context.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { SourceMapConsumer } from 'source-map-js';
 import { EDITOR_DIST } from '../../server/app.js';
-import { launchBrowser } from '../../test/helpers/browser.js';
-import { ensureEditorBuilt, generateGraph, panFps, startApp } from '../editor.js';
+import { ensureEditorBuilt, generateGraph, marksOf, panFps, startApp } from '../editor.js';
+import { launchProfileBrowser } from './profile-browser.js';
 
 const STEPS = Number(process.argv[2] ?? 1000);
 const LOADS = Number(process.argv[3] ?? 3);
@@ -94,18 +95,20 @@ function selfTimes(profile: Profile, from: number, to: number) {
 async function main() {
   ensureEditorBuilt();
   const app = await startApp();
-  const browser = await launchBrowser();
+  const chrome = await launchProfileBrowser();
+  const regular = process.env.PROFILE_CONTEXT === 'regular';
   try {
     const locationId = `prof_${Date.now()}`;
     await app.api('POST', '/api/v2/projects', { crm: 'crm_a', locationId, timezone: 'America/Chicago', businessName: 'Prof Dental', crm_a: { name: 'Prof Dental' } });
     const agent = (await app.api('POST', '/api/agent-builder/agents', { name: `Prof ${STEPS}`, agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'] })).data as { id: string };
     if (STEPS > 0) await app.api('PUT', `/api/agent-builder/agents/${agent.id}/campaign/workflow`, { ...generateGraph(STEPS), expectedVersion: 0 });
     const url = `${app.url}/editor/agents/${agent.id}`;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = regular ? chrome.regular : await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript((key) => sessionStorage.setItem('vc.apiKey', key), app.key);
 
     for (let i = 0; i < LOADS; i++) {
       const page = await context.newPage();
+      if (regular) await page.setViewportSize({ width: 1280, height: 800 });
       // Same origin first, so the profiled navigation stays in this renderer.
       await page.goto(`${app.url}/editor/`);
       const cdp = await context.newCDPSession(page);
@@ -117,7 +120,7 @@ async function main() {
       await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing,v8.execute,loading,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
       await cdp.send('Profiler.start');
       await page.goto(url);
-      await page.locator('[data-testid="canvas"][data-ready="true"]').waitFor({ timeout: 120_000 });
+      await marksOf(cdp);
       await page.waitForTimeout(300);
       const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
       await cdp.send('Tracing.end');
@@ -201,9 +204,9 @@ async function main() {
       console.log('by function:');
       for (const l of fns) console.log('  ' + l);
     }
-    await context.close();
+    if (!regular) await context.close();
   } finally {
-    await browser.close();
+    await chrome.close();
     await app.close();
   }
 }

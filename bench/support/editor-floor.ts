@@ -1,0 +1,66 @@
+/**
+ * The editor's floor (bench/editor.ts): the page in `editor-floor/` (bare React Flow, no editor),
+ * built by Vite into a temporary directory and served with the graphs it reads.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Koa from 'koa';
+import serveStatic from 'koa-static';
+import { build } from 'vite';
+import react from '@vitejs/plugin-react';
+import type { Graph } from '../../engine/graph/types.js';
+import { serve } from './serve.js';
+
+const NODE_WIDTH = 220;
+const NODE_HEIGHT = 64;
+
+/** The floor's nodes and edges for React Flow, and an opening view like the editor's (the top of the lanes, readable). */
+export function floorGraph(graph: Graph, width: number) {
+  const nodes = graph.nodes.map((n) => ({ id: n.id, position: n.position ?? { x: 0, y: 0 }, data: { label: n.type }, style: { width: NODE_WIDTH, height: NODE_HEIGHT } }));
+  const edges = graph.edges.map((e) => ({ id: e.id, source: e.source, target: e.target }));
+  const xs = nodes.map((n) => n.position.x);
+  const ys = nodes.map((n) => n.position.y);
+  const x0 = Math.min(...xs);
+  const y0 = Math.min(...ys);
+  const span = Math.max(...xs) + NODE_WIDTH - x0;
+  const zoom = Math.min(1, Math.max(0.3, (width - 48) / span));
+  return { nodes, edges, viewport: { x: 24 - x0 * zoom, y: 24 - y0 * zoom, zoom } };
+}
+
+/** Builds the floor page and serves it: `urlFor(steps)` loads the graph given for that size. */
+export async function startFloor(graphs: Map<number, ReturnType<typeof floorGraph>>) {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-editor-floor-'));
+  await build({
+    root: path.join(import.meta.dirname, 'editor-floor'),
+    base: '/',
+    plugins: [react()],
+    logLevel: 'warn',
+    configFile: false,
+    build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  });
+  const app = new Koa();
+  app.use(async (ctx, next) => {
+    const m = /^\/graph\/(\d+)$/.exec(ctx.path);
+    if (!m) return next();
+    ctx.body = graphs.get(Number(m[1])) ?? { nodes: [], edges: [], viewport: { x: 0, y: 0, zoom: 1 } };
+  });
+  // As the product serves the editor: the page itself uncached, its assets cached for an hour.
+  const assets = serveStatic(out, { index: false, maxage: 3600_000 });
+  const page = fs.readFileSync(path.join(out, 'index.html'));
+  app.use(async (ctx, next) => {
+    if (ctx.path.startsWith('/assets/')) return assets(ctx, next);
+    if (ctx.path !== '/') return next();
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = page;
+  });
+  const server = await serve(app);
+  return {
+    urlFor: (steps: number) => `${server.origin}/?steps=${steps}`,
+    async close() {
+      await server.close();
+      fs.rmSync(out, { recursive: true, force: true });
+    },
+  };
+}

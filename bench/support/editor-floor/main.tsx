@@ -1,0 +1,41 @@
+/**
+ * The floor of the editor's load (bench/editor.ts): bare React Flow drawing the same workflow, at
+ * the positions the server's layout gives, with React Flow's own nodes, Background and Controls,
+ * after one read of the graph. None of the editor: no shell, store, layout, forms or warnings.
+ * Marks `vc:interactive` as the editor does: on the frame after React Flow has its size.
+ */
+import { useEffect } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Background, Controls, ReactFlow, useStore, type Edge, type Node, type Viewport } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+
+interface Floor {
+  nodes: Node[];
+  edges: Edge[];
+  viewport: Viewport;
+}
+
+function ReadyMark() {
+  const sized = useStore((s) => s.width > 0 && s.height > 0);
+  useEffect(() => {
+    if (!sized) return;
+    requestAnimationFrame(() => {
+      performance.mark('vc:interactive');
+      document.body.setAttribute('data-ready', 'true');
+    });
+  }, [sized]);
+  return null;
+}
+
+const steps = new URLSearchParams(location.search).get('steps') ?? '0';
+void fetch(`/graph/${steps}`)
+  .then((r) => r.json() as Promise<Floor>)
+  .then(({ nodes, edges, viewport }) => {
+    createRoot(document.getElementById('root')!).render(
+      <ReactFlow defaultNodes={nodes} defaultEdges={edges} defaultViewport={viewport} onlyRenderVisibleElements={nodes.length > 250} minZoom={0.05} maxZoom={2}>
+        <Background gap={24} size={1} />
+        <Controls showInteractive={false} />
+        <ReadyMark />
+      </ReactFlow>,
+    );
+  });

@@ -1,0 +1,58 @@
+/**
+ * Chromium with a regular (on-disk) profile, as an agency admin's browser is, beside the private
+ * contexts Playwright makes by default. The difference matters for the editor's load: Chromium
+ * keeps V8's code cache only in a regular profile, so there a returning user's load skips
+ * compiling the bundle again; a private context (Playwright's `newContext()`, an incognito window)
+ * compiles it on every load. Launched by hand and reached over the DevTools protocol, because
+ * only then does Playwright hand out the browser's own default context.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../test/helpers/browser.js';
+
+export interface ProfileBrowser {
+  browser: Browser;
+  /** the browser's default context: the regular profile in a fresh user-data directory */
+  regular: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function launchProfileBrowser(): Promise<ProfileBrowser> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-profile-'));
+  const proc = spawn(CHROMIUM, ['--headless', '--remote-debugging-port=0', `--user-data-dir=${dir}`, ...CHROMIUM_ARGS, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`Chromium did not open its DevTools port in 30 s: ${err.slice(-500)}`)), 30_000);
+    proc.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Chromium exited (${code}) before its DevTools port opened: ${err.slice(-500)}`));
+    });
+  });
+  proc.stderr.resume();
+  const browser = await chromium.connectOverCDP(endpoint);
+  return {
+    browser,
+    regular: browser.contexts()[0]!,
+    async close() {
+      await browser.close().catch(() => {});
+      if (proc.exitCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        await exited;
+      }
+      // The browser's helpers can still be writing the profile for a moment after it exits.
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    },
+  };
+}

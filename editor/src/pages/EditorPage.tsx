@@ -1,7 +1,8 @@
 /** Step three: one campaign's workflow, in its own store. */
 import { useEffect } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
-import { agentsApi, projectsApi, workflowApi, type WorkflowTarget } from '../api/endpoints';
+import { agentsApi, projectsApi, workflowApi } from '../api/endpoints';
+import { openWorkflow } from '../api/open-workflow';
 import { AddMenu } from '../components/AddMenu';
 import { Canvas } from '../components/Canvas';
 import { ConflictDialog } from '../components/ConflictDialog';
@@ -40,22 +41,37 @@ const browserClipboard = {
 
 type AgentRoute = Extract<Route, { name: 'agent' }>;
 
+/** Each agent's location, kept between visits so the project reads start with the agent's. */
+const agentLocations = {
+  get: (agentId: string) => {
+    try {
+      return localStorage.getItem(`vc.agentLocation.${agentId}`);
+    } catch {
+      return null;
+    }
+  },
+  set: (agentId: string, locationId: string) => {
+    try {
+      localStorage.setItem(`vc.agentLocation.${agentId}`, locationId);
+    } catch {
+      // storage full or blocked: the next visit reads the agent first, as without it
+    }
+  },
+};
+
 async function load(route: AgentRoute) {
-  // The workflow can be read alongside the agent unless the link names a campaign without its location.
-  const early: WorkflowTarget | null = !route.campaignId ? { agentId: route.agentId } : route.locationId ? { agentId: route.agentId, locationId: route.locationId, campaignId: route.campaignId } : null;
-  const earlyWorkflow = early ? workflowApi(early).get() : null;
-  earlyWorkflow?.catch(() => {});
-  const agent = await agentsApi.get(route.agentId);
-  const target: WorkflowTarget = early ?? { agentId: agent.id, locationId: agent.locationId, campaignId: route.campaignId! };
-  const [workflow, campaigns, project] = await Promise.all([
-    earlyWorkflow ?? workflowApi(target).get(),
-    projectsApi.campaigns(agent.locationId).catch(() => []),
-    projectsApi.get(agent.locationId).catch(() => null),
-  ]);
+  const opened = await openWorkflow(route, {
+    agent: agentsApi.get,
+    workflow: (target) => workflowApi(target).get(),
+    campaigns: projectsApi.campaigns,
+    project: projectsApi.get,
+    memory: agentLocations,
+  });
+  const { agent, target, workflow, campaigns } = opened;
   const campaign = campaigns.find((c) => c.id === workflow.campaignId) ?? null;
   // Laid out before the canvas is drawn: steps are drawn once, where they belong.
   const store = await openEditorStore({ api: workflowApi(target), target, agent, campaign, crm: crmStoreFor(agent.id), clipboard: browserClipboard }, workflow);
-  return { agent, workflow, campaigns, project, store };
+  return { ...opened, store };
 }
 
 /** Another campaign of the project; asks first when there are unsaved changes. */

@@ -43,7 +43,7 @@ const SIZES = [50, 300, 1000] as const;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const LANES = ['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION'] as const;
 const log = (s: string) => process.stderr.write(`[bench:editor] ${s}\n`);
-const VIEWPORT = { width: 1280, height: 800 };
+export const VIEWPORT = { width: 1280, height: 800 };
 /** The size whose goal is closest to its floor: it also loads beside bare React Flow. */
 const FLOOR_STEPS = 300;
 const AGAINST = {
@@ -233,6 +233,29 @@ const medianOf = (xs: (number | undefined)[]) => {
 /** Where a load happens: the regular profile (V8's code cache kept) or a private context (none). */
 type Where = 'regular' | 'private';
 const WHERE: Where[] = ['regular', 'private'];
+const PLACE: Record<Where, string> = { regular: 'regular profile', private: 'private context' };
+
+/** The two loads of a pair, in the order given: `ours` first or `base` first. */
+async function pairOf<T>(oursFirst: boolean, ours: () => Promise<T>, base: () => Promise<T>): Promise<{ ours: T; base: T }> {
+  return oursFirst ? { ours: await ours(), base: await base() } : { base: await base(), ours: await ours() };
+}
+
+/** One load-time figure from pairs: `a`'s median against `b`'s, ratio the median per-pair a / b. */
+function emitPaired(name: string, against: string, pairs: { a: Sample; b: Sample }[], key: 'firstRender' | 'interactive') {
+  const ratios = pairs.map((p) => p.a[key] / p.b[key]);
+  emit({
+    name,
+    value: median(pairs.map((p) => p.a[key])),
+    unit: 'ms',
+    baseline: median(pairs.map((p) => p.b[key])),
+    against,
+    ratio: median(ratios),
+    spread: spreadOf(ratios),
+    rounds: pairs.length,
+    rssMb: medianOf(pairs.map((p) => p.a.rssMb)),
+    heapMb: medianOf(pairs.map((p) => p.a.heapMb)),
+  });
+}
 
 export async function run(): Promise<void> {
   if (!fs.existsSync(CHROMIUM)) {
@@ -241,7 +264,7 @@ export async function run(): Promise<void> {
   }
   ensureEditorBuilt();
   const app = await startApp();
-  const floor = await startFloor(new Map([[FLOOR_STEPS, floorGraph(generateGraph(FLOOR_STEPS), VIEWPORT.width)]]));
+  const floor = await startFloor(floorGraph(generateGraph(FLOOR_STEPS), VIEWPORT.width));
   // One browser for both kinds of load, so a pair differs only in the profile.
   const chrome = await launchProfileBrowser();
   try {
@@ -264,8 +287,10 @@ export async function run(): Promise<void> {
 
     const heapOf = (cdp: CDPSession) => async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN) / 2 ** 20;
 
-    /** One load in a fresh page; `then` runs on the loaded page before it closes (the pans). */
-    /** `n` steps in the editor, or (`floor`) bare React Flow drawing the floor's steps. */
+    /**
+     * One load in a fresh page of `n` steps in the editor, or (`floor`) of bare React Flow drawing
+     * the floor's steps; `then` runs on the loaded page before it closes (the pans).
+     */
     const load = async <T>(where: Where, n: number | 'floor', then?: (page: Page, heap: () => Promise<number>, pids: number[]) => Promise<T>) => {
       const before = new Set(await renderers());
       const context = contexts[where];
@@ -276,7 +301,7 @@ export async function run(): Promise<void> {
         const cdp = await context.newCDPSession(page);
         await cdp.send('Performance.enable');
         const heap = heapOf(cdp);
-        const times = await loadTimes(page, cdp, n === 'floor' ? floor.urlFor(FLOOR_STEPS) : urls.get(n)!);
+        const times = await loadTimes(page, cdp, n === 'floor' ? floor.url : urls.get(n)!);
         // The page's renderer: the one that appeared with it.
         const pids = (await renderers()).filter((pid) => !before.has(pid));
         const sample: Sample = { ...times, heapMb: await heap(), rssMb: peakRssMb(pids) };
@@ -293,19 +318,16 @@ export async function run(): Promise<void> {
 
     // Pairs: every size beside its own load of the empty workflow, in each context, the pair's order alternating.
     const samples = new Map<string, { ours: Sample; base: Sample }[]>(WHERE.flatMap((w) => SIZES.map((n) => [`${w}:${n}`, []] as [string, { ours: Sample; base: Sample }[]])));
-    const floors = new Map<Where, { ours: Sample; floor: Sample }[]>(WHERE.map((w) => [w, []]));
+    const floors = new Map<Where, { ours: Sample; base: Sample }[]>(WHERE.map((w) => [w, []]));
     const pans: { opening: PanSample; whole: PanSample }[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       for (const where of r % 2 ? [...WHERE].reverse() : WHERE) {
         // The floor beside its own load of the editor at the same size.
-        const [x, y] = r % 2 ? [await load(where, 'floor'), await load(where, FLOOR_STEPS)] : [await load(where, FLOOR_STEPS), await load(where, 'floor')];
-        floors.get(where)!.push(r % 2 ? { ours: y.sample, floor: x.sample } : { ours: x.sample, floor: y.sample });
+        const fl = await pairOf(r % 2 === 0, () => load(where, FLOOR_STEPS), () => load(where, 'floor'));
+        floors.get(where)!.push({ ours: fl.ours.sample, base: fl.base.sample });
         for (const n of r % 2 ? [...SIZES].reverse() : SIZES) {
           const pan = where === 'regular' && n === 1000 ? panBoth : undefined;
-          const first = r % 2 ? n : 0;
-          const a = await load(where, first, first ? pan : undefined);
-          const b = await load(where, first ? 0 : n, first ? undefined : pan);
-          const [ours, base] = first ? [a, b] : [b, a];
+          const { ours, base } = await pairOf(r % 2 === 1, () => load(where, n, pan), () => load(where, 0));
           samples.get(`${where}:${n}`)!.push({ ours: ours.sample, base: base.sample });
           if (ours.extra) pans.push(ours.extra);
         }
@@ -319,39 +341,17 @@ export async function run(): Promise<void> {
         const pairs = samples.get(`${where}:${n}`)!;
         // The private context's first render is its interactive mark (as in the regular one): one figure.
         for (const key of where === 'regular' ? (['firstRender', 'interactive'] as const) : (['interactive'] as const)) {
-          const ratios = pairs.map((p) => p.ours[key] / p.base[key]);
-          emit({
-            name: `editor.${key === 'firstRender' ? 'first_render_ms' : 'interactive_ms'}.${n}_steps${where === 'private' ? '.private_window' : ''}`,
-            value: median(pairs.map((p) => p.ours[key])),
-            unit: 'ms',
-            baseline: median(pairs.map((p) => p.base[key])),
-            against: where === 'regular' ? AGAINST.regular : AGAINST.private,
-            ratio: median(ratios),
-            spread: spreadOf(ratios),
-            rounds: pairs.length,
-            rssMb: medianOf(pairs.map((p) => p.ours.rssMb)),
-            heapMb: medianOf(pairs.map((p) => p.ours.heapMb)),
-          });
+          const name = `editor.${key === 'firstRender' ? 'first_render_ms' : 'interactive_ms'}.${n}_steps${where === 'private' ? '.private_window' : ''}`;
+          emitPaired(name, AGAINST[where], pairs.map((p) => ({ a: p.ours, b: p.base })), key);
         }
         if (n === FLOOR_STEPS) {
           const fl = floors.get(where)!;
-          const ratios = fl.map((p) => p.floor.interactive / p.ours.interactive);
-          emit({
-            name: `editor.interactive_ms.${n}_steps${where === 'private' ? '.private_window' : ''}.floor`,
-            value: median(fl.map((p) => p.floor.interactive)),
-            unit: 'ms',
-            baseline: median(fl.map((p) => p.ours.interactive)),
-            against: `our editor on the same ${n} steps, loaded beside it in alternating order (${where === 'regular' ? 'regular profile' : 'private context'}); the floor: bare React Flow drawing those steps after one read, with no editor (support/editor-floor)`,
-            ratio: median(ratios),
-            spread: spreadOf(ratios),
-            rounds: fl.length,
-            rssMb: medianOf(fl.map((p) => p.floor.rssMb)),
-            heapMb: medianOf(fl.map((p) => p.floor.heapMb)),
-          });
-          log(`${n} steps, ${where === 'regular' ? 'regular profile' : 'private context'}: the floor (bare React Flow) ${median(fl.map((p) => p.floor.interactive)).toFixed(0)} ms beside ours ${median(fl.map((p) => p.ours.interactive)).toFixed(0)} ms`);
+          const against = `our editor on the same ${n} steps, loaded beside it in alternating order (${PLACE[where]}); the floor: bare React Flow drawing those steps after one read, with no editor (support/editor-floor)`;
+          emitPaired(`editor.interactive_ms.${n}_steps${where === 'private' ? '.private_window' : ''}.floor`, against, fl.map((p) => ({ a: p.base, b: p.ours })), 'interactive');
+          log(`${n} steps, ${PLACE[where]}: the floor (bare React Flow) ${median(fl.map((p) => p.base.interactive)).toFixed(0)} ms beside ours ${median(fl.map((p) => p.ours.interactive)).toFixed(0)} ms`);
         }
         const ms = (key: 'firstRender' | 'interactive', side: 'ours' | 'base') => median(pairs.map((p) => p[side][key])).toFixed(0);
-        log(`${n} steps, ${where === 'regular' ? 'regular profile' : 'private context'}: first render ${ms('firstRender', 'ours')} ms, interactive ${ms('interactive', 'ours')} ms (empty workflow: ${ms('firstRender', 'base')} / ${ms('interactive', 'base')} ms)`);
+        log(`${n} steps, ${PLACE[where]}: first render ${ms('firstRender', 'ours')} ms, interactive ${ms('interactive', 'ours')} ms (empty workflow: ${ms('firstRender', 'base')} / ${ms('interactive', 'base')} ms)`);
       }
     }
     for (const view of ['opening', 'whole'] as const) {

@@ -28,8 +28,8 @@ export function floorGraph(graph: Graph, width: number) {
   return { nodes, edges, viewport: { x: 24 - x0 * zoom, y: 24 - y0 * zoom, zoom } };
 }
 
-/** Builds the floor page and serves it: `urlFor(steps)` loads the graph given for that size. */
-export async function startFloor(graphs: Map<number, ReturnType<typeof floorGraph>>) {
+/** Builds the floor page and serves it with the graph it reads (`floorGraph`), at `url`. */
+export async function startFloor(graph: ReturnType<typeof floorGraph>) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-editor-floor-'));
   await build({
     root: path.join(import.meta.dirname, 'editor-floor'),
@@ -39,17 +39,16 @@ export async function startFloor(graphs: Map<number, ReturnType<typeof floorGrap
     configFile: false,
     build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 2000 },
   });
-  const app = new Koa();
-  app.use(async (ctx, next) => {
-    const m = /^\/graph\/(\d+)$/.exec(ctx.path);
-    if (!m) return next();
-    ctx.body = graphs.get(Number(m[1])) ?? { nodes: [], edges: [], viewport: { x: 0, y: 0, zoom: 1 } };
-  });
   // As the product serves the editor: the page itself uncached, its assets cached for an hour.
   const assets = serveStatic(out, { index: false, maxage: 3600_000 });
   const page = fs.readFileSync(path.join(out, 'index.html'));
+  const app = new Koa();
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/assets/')) return assets(ctx, next);
+    if (ctx.path === '/graph') {
+      ctx.body = graph;
+      return;
+    }
     if (ctx.path !== '/') return next();
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-cache');
@@ -57,7 +56,7 @@ export async function startFloor(graphs: Map<number, ReturnType<typeof floorGrap
   });
   const server = await serve(app);
   return {
-    urlFor: (steps: number) => `${server.origin}/?steps=${steps}`,
+    url: `${server.origin}/`,
     async close() {
       await server.close();
       fs.rmSync(out, { recursive: true, force: true });

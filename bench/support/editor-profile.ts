@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SourceMapConsumer } from 'source-map-js';
 import { EDITOR_DIST } from '../../server/app.js';
-import { ensureEditorBuilt, generateGraph, marksOf, panFps, startApp } from '../editor.js';
+import { ensureEditorBuilt, generateGraph, marksOf, panFps, startApp, VIEWPORT } from '../editor.js';
 import { launchProfileBrowser } from './profile-browser.js';
 
 const STEPS = Number(process.argv[2] ?? 1000);
@@ -103,12 +103,12 @@ async function main() {
     const agent = (await app.api('POST', '/api/agent-builder/agents', { name: `Prof ${STEPS}`, agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'] })).data as { id: string };
     if (STEPS > 0) await app.api('PUT', `/api/agent-builder/agents/${agent.id}/campaign/workflow`, { ...generateGraph(STEPS), expectedVersion: 0 });
     const url = `${app.url}/editor/agents/${agent.id}`;
-    const context = regular ? chrome.regular : await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = regular ? chrome.regular : await chrome.browser.newContext({ viewport: VIEWPORT });
     await context.addInitScript((key) => sessionStorage.setItem('vc.apiKey', key), app.key);
 
     for (let i = 0; i < LOADS; i++) {
       const page = await context.newPage();
-      if (regular) await page.setViewportSize({ width: 1280, height: 800 });
+      if (regular) await page.setViewportSize(VIEWPORT);
       // Same origin first, so the profiled navigation stays in this renderer.
       await page.goto(`${app.url}/editor/`);
       const cdp = await context.newCDPSession(page);

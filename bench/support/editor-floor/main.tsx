@@ -27,8 +27,7 @@ function ReadyMark() {
   return null;
 }
 
-const steps = new URLSearchParams(location.search).get('steps') ?? '0';
-void fetch(`/graph/${steps}`)
+void fetch('/graph')
   .then((r) => r.json() as Promise<Floor>)
   .then(({ nodes, edges, viewport }) => {
     createRoot(document.getElementById('root')!).render(

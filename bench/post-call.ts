@@ -17,16 +17,18 @@
  * - where the time goes at 10 calls/s: each run's history split into workflow-task queue wait and
  *   run, activity queue wait and run, and the rest, ours beside the baseline's.
  *
- * Every comparison: a warm-up of both sides, then BENCH_ROUNDS (5) rounds in alternating order.
+ * Every comparison: a warm-up of both sides, then BENCH_ROUNDS (5) rounds in alternating order
+ * (the saturation comparisons: SAT_ROUNDS, twice that).
  * `temporalRssMb` is the dev server's peak RSS, `rssMb` this process's (API + worker + load).
  */
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { postCallWorkflowId } from '../engine/workflows/post-call-types.js';
 import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../server/routes/events.js';
-import { alternate, cpuMs, emit, median, paired, peakRssMb, percentile, spreadOf } from './figures.js';
+import { alternate, cpuMs, emit, median, paired, peakRssMb, percentile, ROUNDS, spreadOf } from './figures.js';
 import { startBaselineWorker } from './support/baseline-worker.js';
 import { seedCampaign, startInstance, type Instance } from './support/instance.js';
+import { httpPoster, type HttpPoster } from './support/http-post.js';
 import { serve, startEndpoint } from './support/serve.js';
 
 const N = Number(process.env.BENCH_CALLS ?? 200);
@@ -34,6 +36,12 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const RATES = (process.env.BENCH_RATES ?? '5,10,20').split(',').map(Number);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 3);
 const CONTACTS = 200;
+/**
+ * Rounds of the saturation comparisons (throughput, its floor, CPU per call): twice BENCH_ROUNDS.
+ * With five, the same code's throughput ratio read 0.878 to 1.03 in five runs (bench/README.md),
+ * so one noisy round decided the verdict, which the alternating method is there to prevent.
+ */
+const SAT_ROUNDS = Number(process.env.BENCH_SAT_ROUNDS ?? 2 * ROUNDS);
 const AGAINST = 'plain Temporal workflow, 3 no-op activities, same server, same rounds';
 const log = (s: string) => process.stderr.write(`[post-call] ${s}\n`);
 
@@ -69,6 +77,7 @@ interface Run {
 export async function run() {
   const inst = await startInstance({ temporal: true });
   const baselineSide = await startBaseline(inst.address);
+  const poster = httpPoster(inst.url);
   try {
     const ctx = await seedCampaign(inst);
     // Calls go round a pool of contacts, as calls in production go to many: one contact taking
@@ -83,7 +92,7 @@ export async function run() {
       ],
     });
     let seq = 0;
-    const ours = (tag: string) => async (): Promise<Run> => oneCall(inst, baselineSide.client, ctx.campaignId, contacts[seq % CONTACTS]!.id, `bench-${tag}-${process.pid}-${seq++}`);
+    const ours = (tag: string) => async (): Promise<Run> => oneCall(inst, poster, baselineSide.client, ctx.campaignId, contacts[seq % CONTACTS]!.id, `bench-${tag}-${process.pid}-${seq++}`);
     const base = (tag: string) => async (): Promise<Run> => baselineSide.one(`baseline-${tag}-${process.pid}-${seq++}`);
 
     // Saturation: closed loop, N per side per round.
@@ -96,6 +105,7 @@ export async function run() {
       return { perSecond: N / ((performance.now() - started) / 1000), runs, cpu };
     };
     const sat = await alternate({
+      rounds: SAT_ROUNDS,
       ours: () => saturate(ours('sat')),
       base: () => saturate(base('sat')),
       onRound: (r, o, b) => log(`saturation round ${r + 1}: ${o.perSecond.toFixed(1)} calls/s / baseline ${b.perSecond.toFixed(1)}`),
@@ -111,6 +121,7 @@ export async function run() {
     // The floor: the plain chain started behind an HTTP hop (a bare Koa endpoint that only starts
     // it), against the plain chain started directly, the same way: what the HTTP entry alone costs.
     const floorSat = await alternate({
+      rounds: SAT_ROUNDS,
       ours: () => saturate(() => baselineSide.viaHttp(`floor-${process.pid}-${seq++}`)),
       base: () => saturate(base('sat')),
       onRound: (r, o, b) => log(`floor round ${r + 1}: ${o.perSecond.toFixed(1)} calls/s started through a bare HTTP endpoint / baseline ${b.perSecond.toFixed(1)}`),
@@ -129,6 +140,7 @@ export async function run() {
       if (rate === 10 || rate === RATES[0]) await breakdown(inst, lat.ours.flat().slice(-40), lat.base.flat().slice(-40), rate);
     }
   } finally {
+    poster.close();
     await baselineSide.stop();
     await inst.stop();
   }
@@ -150,16 +162,11 @@ function pooled(name: string, suffix: string, ours: number[][], base: number[][]
  * for a run's result, and the API's own client (sharing the worker's connection) is left to what
  * the product does with it.
  */
-async function oneCall(inst: Instance, observer: Client, campaignId: string, contactId: string, callId: string): Promise<Run> {
+async function oneCall(inst: Instance, client: HttpPoster, observer: Client, campaignId: string, contactId: string, callId: string): Promise<Run> {
   const raw = JSON.stringify({ type: 'call.ended', call: { callId, campaignId, contactId, phoneNumber: '+15125550123', disposition: 'VOICEMAIL', dateTime: new Date().toISOString(), callSummary: 'no answer' } });
   const sent = performance.now();
-  const res = await fetch(`${inst.url}/api/events/calls`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [AGENCY_HEADER]: inst.agency.id, [SIGNATURE_HEADER]: signPayload(inst.agency.signingSecret, raw) },
-    body: raw,
-  });
-  if (res.status !== 202) throw new Error(`event refused: ${res.status} ${await res.text()}`);
-  await res.arrayBuffer();
+  const res = await client.post('/api/events/calls', raw, { [AGENCY_HEADER]: inst.agency.id, [SIGNATURE_HEADER]: signPayload(inst.agency.signingSecret, raw) });
+  if (res.status !== 202) throw new Error(`event refused: ${res.status} ${res.text}`);
   const accepted = performance.now();
   const workflowId = postCallWorkflowId(inst.agency.id, callId);
   const result = (await observer.workflow.getHandle(workflowId).result()) as { status: string };
@@ -178,14 +185,14 @@ async function startBaseline(address: string) {
       return { workflowId };
     }, 202),
   );
+  const entryClient = httpPoster(entry.origin);
   return {
     client,
     /** The chain started through the bare HTTP endpoint, its result awaited as ours is. */
     async viaHttp(workflowId: string): Promise<Run> {
       const sent = performance.now();
-      const res = await fetch(entry.origin, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowId }) });
+      const res = await entryClient.post('/', JSON.stringify({ workflowId }));
       if (res.status !== 202) throw new Error(`floor start refused: ${res.status}`);
-      await res.arrayBuffer();
       const accepted = performance.now();
       await client.workflow.getHandle(workflowId).result();
       return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
@@ -198,6 +205,7 @@ async function startBaseline(address: string) {
       return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
     },
     async stop() {
+      entryClient.close();
       await entry.close();
       await baseline.stop();
     },

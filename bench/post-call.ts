@@ -28,7 +28,7 @@ import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../server/routes/e
 import { alternate, cpuMs, emit, median, paired, peakRssMb, percentile, ROUNDS, spreadOf } from './figures.js';
 import { startBaselineWorker } from './support/baseline-worker.js';
 import { seedCampaign, startInstance, type Instance } from './support/instance.js';
-import { httpPoster, type HttpPoster } from './support/http-post.js';
+import { httpPoster, type HttpPoster } from './support/http-post.mjs';
 import { serve, startEndpoint } from './support/serve.js';
 
 const N = Number(process.env.BENCH_CALLS ?? 200);

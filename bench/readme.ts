@@ -54,9 +54,12 @@ export function render(file: string, merge: boolean): string {
   const last = metas.at(-1) ?? {};
   const byName = new Map(figures.map((f) => [f.name, { f, from: path.basename(file) }]));
   if (merge) {
+    // Results files are named for their start (bench/run.ts); latest-full.jsonl is a copy, so the
+    // run's own start says which are later.
+    const since = String(first.startedAt ?? '').replace(/[:.]/g, '-');
     const newer = fs
       .readdirSync(path.dirname(file))
-      .filter((f) => /^\d{4}-.*\.jsonl$/.test(f) && f > path.basename(file).replace('latest-full', ''))
+      .filter((f) => /^\d{4}-.*\.jsonl$/.test(f) && f.slice(0, -'.jsonl'.length) > since)
       .sort();
     for (const other of newer) for (const f of read(path.join(path.dirname(file), other)).figures) byName.set(f.name, { f, from: other });
   }
@@ -76,7 +79,7 @@ export function render(file: string, merge: boolean): string {
     '',
     `From \`${path.relative(path.dirname(README), file)}\`: ${first.full ? 'a full' : 'a partial'} \`npm run bench\` started ${when}, ` +
       `${last.seconds !== undefined ? `${Math.floor(last.seconds / 60)} min ${Math.round(last.seconds % 60)} s` : 'unfinished'}; Node ${first.node ?? '?'}, ${first.cpus ?? '?'} cores, ${first.memGiB ?? '?'} GiB; ` +
-      `${first.rounds ?? 5} paired rounds per comparison; load average (1/5/15 min) ${first.load?.join(' / ') ?? '?'} at the start, ${last.load?.join(' / ') ?? '?'} at the end` +
+      `${first.rounds ?? 5} paired rounds per comparison (each figure's own in its rounds column); load average (1/5/15 min) ${first.load?.join(' / ') ?? '?'} at the start, ${last.load?.join(' / ') ?? '?'} at the end` +
       `${metas.some((m) => m.failed) ? `; FAILED: ${metas.filter((m) => m.failed).map((m) => m.failed).join(', ')}` : ''}.` +
       (rows.length && [...byName.values()].some(({ from }) => from !== path.basename(file)) ? ' Rows whose run time differs from the others come from later partial runs, which replace the full run\'s figure of the same name.' : ''),
     '',

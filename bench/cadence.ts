@@ -3,10 +3,9 @@
  * (POST /api/power-dialer/leads: store + workflow start), against bare Temporal client starts of
  * the same workflow with the same input, in alternating rounds (a warm-up of both, then
  * BENCH_ROUNDS (5) rounds of BENCH_CADENCE_LEADS (200) leads per side, 16 in flight; the API's
- * requests come from a worker thread, as bench/api.ts's do, over node:http keep-alive connections
- * (support/http-post.mjs), so the client's HTTP work does not
- * share the server's event loop); then the
- * durable timers in flight (every lead sleeps until its first step, a day away). `cadence.enrol_floor`
+ * requests come from a worker thread, as bench/api.ts's do, so the client's HTTP work does not
+ * share the server's event loop, over node:http keep-alive connections, support/http-post.mjs);
+ * then the durable timers in flight (every lead sleeps until its first step, a day away). `cadence.enrol_floor`
  * is what an HTTP hop alone costs: a bare Koa endpoint doing only the same start, behind the same
  * client, against the bare starts in the same way.
  *

@@ -1,6 +1,6 @@
 // The load client of benchmarks that send one request and then wait on something else (a run's
 // result, the next lead): node:http over keep-alive connections. It shares the two cores with the
-// server it measures, and `fetch` (undici and its web streams) cost ~1.5 ms of the process's CPU
+// server it measures, and `fetch` (undici and its web streams) cost ~2-2.5 ms of the process's CPU
 // per post-call event, which the figure charged to the product (bench/README.md). Plain JavaScript
 // so that the worker threads of bench/cadence.ts, which run without tsx, can load it too.
 import http from 'node:http';

@@ -226,12 +226,18 @@ export function leadsRepo(db: Db) {
     `SELECT ${COLUMNS} FROM leads WHERE agency_id = ? AND campaign_id = ? AND contact_id = ?`,
   );
   const byContact = db.prepare<[string, string, string], Row>(`SELECT ${COLUMNS} FROM leads WHERE agency_id = ? AND location_id = ? AND contact_id = ?`);
+  // A mirror that changes nothing writes nothing: a new lead's first mirror repeats the state its
+  // enrolment stored, and every write of these columns maintains the indexes that hold them.
   const mirror = db.prepare(
     `UPDATE leads SET call_status = @callStatus, cadence_step = @cadenceStep, live = @live,
        next_call_time = coalesce(@nextCallTime, next_call_time), caller_preference = coalesce(@callerPreference, caller_preference),
        updated_at = @updatedAt
-     WHERE agency_id = @agencyId AND id = @id`,
+     WHERE agency_id = @agencyId AND id = @id
+       AND (call_status IS NOT @callStatus OR cadence_step IS NOT @cadenceStep OR live IS NOT @live
+         OR (@nextCallTime IS NOT NULL AND next_call_time IS NOT @nextCallTime)
+         OR (@callerPreference IS NOT NULL AND caller_preference IS NOT @callerPreference))`,
   );
+  const exists = db.prepare<[string, string]>('SELECT 1 FROM leads WHERE agency_id = ? AND id = ?').pluck();
   const beginCall = db.prepare<Record<string, unknown>, Row>(
     `UPDATE leads SET call_status = 'calling', cadence_step = @cadenceStep, next_call_time = @at, updated_at = @updatedAt
      WHERE agency_id = @agencyId AND id = @id AND live = 1
@@ -335,18 +341,17 @@ export function leadsRepo(db: Db) {
     ofContact: (agencyId: string, locationId: string, contactId: string) => byContact.all(agencyId, locationId, contactId).map(fromRow),
     /** The cadence workflow's view of the lead, written at each state change; false when the lead left. */
     mirror(agencyId: string, id: string, m: LeadMirror): boolean {
-      return (
-        mirror.run({
-          agencyId,
-          id,
-          callStatus: m.callStatus,
-          cadenceStep: m.cadenceStep,
-          live: isLive(m.callStatus) ? 1 : 0,
-          nextCallTime: m.nextCallTime ?? null,
-          callerPreference: m.callerPreference ?? null,
-          updatedAt: nowIso(),
-        }).changes === 1
-      );
+      const changed = mirror.run({
+        agencyId,
+        id,
+        callStatus: m.callStatus,
+        cadenceStep: m.cadenceStep,
+        live: isLive(m.callStatus) ? 1 : 0,
+        nextCallTime: m.nextCallTime ?? null,
+        callerPreference: m.callerPreference ?? null,
+        updatedAt: nowIso(),
+      }).changes;
+      return changed === 1 || exists.get(agencyId, id) !== undefined;
     },
     /** Marks a live lead `calling`; undefined when it left the queue or is finished (then no call is placed). */
     beginCall(agencyId: string, id: string, cadenceStep: number, at: string): LeadRecord | undefined {

@@ -165,6 +165,33 @@ describe('lead lists: counts and the search index stay exact', () => {
     expectListsExact();
   });
 
+  it('a mirror that changes nothing writes nothing; one whose lead left reads false', () => {
+    const changes = db.prepare('SELECT total_changes()').pluck() as { get(): number };
+    const lead = [...leads.values()].find((l) => l.callStatus === 'scheduled')!;
+    const before = repos.leads.get(lead.agencyId, lead.id)!;
+    const written = changes.get();
+    // What a new lead's first mirror sends: the state its enrolment stored.
+    expect(repos.leads.mirror(lead.agencyId, lead.id, { callStatus: before.callStatus, cadenceStep: before.cadenceStep, nextCallTime: before.nextCallTime })).toBe(true);
+    expect(changes.get()).toBe(written);
+    expect(repos.leads.get(lead.agencyId, lead.id)).toEqual(before);
+    // Any field that differs is written, with the row's updatedAt.
+    const later = new Date(Date.parse(before.nextCallTime) + 60_000).toISOString();
+    expect(repos.leads.mirror(lead.agencyId, lead.id, { callStatus: before.callStatus, cadenceStep: before.cadenceStep, nextCallTime: later })).toBe(true);
+    expect(changes.get()).toBe(written + 1);
+    expect(repos.leads.get(lead.agencyId, lead.id)).toMatchObject({ nextCallTime: later, callStatus: before.callStatus });
+    expect(repos.leads.get(lead.agencyId, lead.id)!.updatedAt).not.toBe(before.updatedAt);
+    expect(repos.leads.mirror(lead.agencyId, lead.id, { callStatus: before.callStatus, cadenceStep: before.cadenceStep, callerPreference: 'evenings' })).toBe(true);
+    expect(repos.leads.get(lead.agencyId, lead.id)!.callerPreference).toBe('evenings');
+    leads.set(lead.id, { ...lead, nextCallTime: later, callerPreference: 'evenings' });
+    // The same call for another agency's id finds no lead: false, nothing written.
+    const other = lead.agencyId === 'ag_one' ? 'ag_two' : 'ag_one';
+    expect(repos.leads.mirror(other, lead.id, { callStatus: 'completed', cadenceStep: 0 })).toBe(false);
+    expect(repos.leads.remove(lead.agencyId, lead.id)).toBe(true);
+    leads.delete(lead.id);
+    expect(repos.leads.mirror(lead.agencyId, lead.id, { callStatus: before.callStatus, cadenceStep: before.cadenceStep })).toBe(false);
+    expectListsExact();
+  });
+
   it('reads the index and the counts, not a walk of the list (query plans)', () => {
     const plan = (sql: string, ...params: unknown[]) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');

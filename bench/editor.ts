@@ -266,7 +266,7 @@ export async function run(): Promise<void> {
   const app = await startApp();
   const floor = await startFloor(floorGraph(generateGraph(FLOOR_STEPS), VIEWPORT.width));
   // One browser for both kinds of load, so a pair differs only in the profile.
-  const chrome = await launchProfileBrowser();
+  const chrome = await launchProfileBrowser(VIEWPORT);
   try {
     const system = await chrome.browser.newBrowserCDPSession();
     const renderers = async () => {
@@ -275,7 +275,7 @@ export async function run(): Promise<void> {
     };
     const locationId = `bench_${Date.now()}`;
     await app.api('POST', '/api/v2/projects', { crm: 'crm_a', locationId, timezone: 'America/Chicago', businessName: 'Bench Dental', crm_a: { name: 'Bench Dental' } });
-    const contexts: Record<Where, BrowserContext> = { regular: chrome.regular, private: await chrome.browser.newContext({ viewport: VIEWPORT }) };
+    const contexts: Record<Where, BrowserContext> = { regular: chrome.regular, private: await chrome.newPrivateContext() };
     for (const c of Object.values(contexts)) await c.addInitScript((key) => sessionStorage.setItem('vc.apiKey', key), app.key);
 
     const urls = new Map<number, string>();
@@ -294,10 +294,8 @@ export async function run(): Promise<void> {
     const load = async <T>(where: Where, n: number | 'floor', then?: (page: Page, heap: () => Promise<number>, pids: number[]) => Promise<T>) => {
       const before = new Set(await renderers());
       const context = contexts[where];
-      const page = await context.newPage();
+      const page = await chrome.newPage(context);
       try {
-        // The default context has no viewport of its own: the same size as the private one's.
-        if (where === 'regular') await page.setViewportSize(VIEWPORT);
         const cdp = await context.newCDPSession(page);
         await cdp.send('Performance.enable');
         const heap = heapOf(cdp);

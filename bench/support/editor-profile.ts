@@ -95,7 +95,7 @@ function selfTimes(profile: Profile, from: number, to: number) {
 async function main() {
   ensureEditorBuilt();
   const app = await startApp();
-  const chrome = await launchProfileBrowser();
+  const chrome = await launchProfileBrowser(VIEWPORT);
   const regular = process.env.PROFILE_CONTEXT === 'regular';
   try {
     const locationId = `prof_${Date.now()}`;
@@ -103,12 +103,11 @@ async function main() {
     const agent = (await app.api('POST', '/api/agent-builder/agents', { name: `Prof ${STEPS}`, agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'] })).data as { id: string };
     if (STEPS > 0) await app.api('PUT', `/api/agent-builder/agents/${agent.id}/campaign/workflow`, { ...generateGraph(STEPS), expectedVersion: 0 });
     const url = `${app.url}/editor/agents/${agent.id}`;
-    const context = regular ? chrome.regular : await chrome.browser.newContext({ viewport: VIEWPORT });
+    const context = regular ? chrome.regular : await chrome.newPrivateContext();
     await context.addInitScript((key) => sessionStorage.setItem('vc.apiKey', key), app.key);
 
     for (let i = 0; i < LOADS; i++) {
-      const page = await context.newPage();
-      if (regular) await page.setViewportSize(VIEWPORT);
+      const page = await chrome.newPage(context);
       // Same origin first, so the profiled navigation stays in this renderer.
       await page.goto(`${app.url}/editor/`);
       const cdp = await context.newCDPSession(page);

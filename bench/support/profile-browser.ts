@@ -10,17 +10,21 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../test/helpers/browser.js';
 
 export interface ProfileBrowser {
   browser: Browser;
   /** the browser's default context: the regular profile in a fresh user-data directory */
   regular: BrowserContext;
+  /** a private context (no code cache) of the same viewport */
+  newPrivateContext(): Promise<BrowserContext>;
+  /** a page of either context, at the viewport (the default context has none of its own) */
+  newPage(context: BrowserContext): Promise<Page>;
   close(): Promise<void>;
 }
 
-export async function launchProfileBrowser(): Promise<ProfileBrowser> {
+export async function launchProfileBrowser(viewport: { width: number; height: number }): Promise<ProfileBrowser> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-profile-'));
   const proc = spawn(CHROMIUM, ['--headless', '--remote-debugging-port=0', `--user-data-dir=${dir}`, ...CHROMIUM_ARGS, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
   const endpoint = await new Promise<string>((resolve, reject) => {
@@ -41,9 +45,16 @@ export async function launchProfileBrowser(): Promise<ProfileBrowser> {
   });
   proc.stderr.resume();
   const browser = await chromium.connectOverCDP(endpoint);
+  const regular = browser.contexts()[0]!;
   return {
     browser,
-    regular: browser.contexts()[0]!,
+    regular,
+    newPrivateContext: () => browser.newContext({ viewport }),
+    async newPage(context) {
+      const page = await context.newPage();
+      if (context === regular) await page.setViewportSize(viewport);
+      return page;
+    },
     async close() {
       await browser.close().catch(() => {});
       if (proc.exitCode === null) {

@@ -27,7 +27,7 @@ import { SCOPES } from '../server/store/api-keys.js';
 import { connectTemporal } from '../server/temporal/client.js';
 import { startDevServer } from '../server/temporal/launcher.js';
 import { bundleWorkflows } from '../server/temporal/worker.js';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type Worker as TemporalWorker } from '@temporalio/worker';
 import { serve, startEndpoint } from './support/serve.js';
 import { alternate, emit, paired, peakRssMb } from './figures.js';
 
@@ -41,6 +41,50 @@ async function pool(n: number, concurrency: number, fn: (i: number) => Promise<v
     }),
   );
   return performance.now() - started;
+}
+
+/**
+ * Lead workflows that have taken their first step on this worker, from its own counts: a lead's
+ * workflow is created on its first task, which runs to its timer (and, before
+ * first-state-from-enrolment, through a local activity). `reached(k)` resolves once k have been
+ * created and the worker has no activation or activity in flight.
+ */
+function firstStepsOn(worker: TemporalWorker) {
+  let created = 0;
+  let cached = 0;
+  let busy = { activations: 0, activities: 0 };
+  const waiting: { k: number; resolve: () => void }[] = [];
+  const check = () => {
+    if (busy.activations > 0 || busy.activities > 0) return;
+    for (let i = waiting.length - 1; i >= 0; i--) if (waiting[i]!.k <= created) waiting.splice(i, 1)[0]!.resolve();
+  };
+  // The cache also shrinks (evictions once it is full): only its growth counts.
+  worker.numRunningWorkflowInstances$.subscribe((n) => {
+    if (n > cached) created += n - cached;
+    cached = n;
+    check();
+  });
+  worker.numInFlightActivations$.subscribe((n) => {
+    busy = { ...busy, activations: n };
+    check();
+  });
+  worker.numInFlightActivities$.subscribe((n) => {
+    busy = { ...busy, activities: n };
+    check();
+  });
+  return {
+    reached: (k: number) =>
+      new Promise<void>((resolve) => {
+        waiting.push({ k, resolve });
+        check();
+      }),
+  };
+}
+
+/** A round's two rates: requests answered (starts accepted) per second, and leads settled (first step taken) per second. */
+interface Rates {
+  accepted: number;
+  settled: number;
 }
 
 export async function run(): Promise<void> {
@@ -66,6 +110,7 @@ export async function run(): Promise<void> {
   const { worker, connection } = await composeWorker({ config, address: dev.address, db, repos, ports, voice, bundle: await bundleWorkflows({ tracing: false }) });
   // As `npm start` runs it: the API's client shares the worker's connection (the baseline's bare starts use the same client).
   const temporal = await connectTemporal(dev.address, 'default', config.taskQueue, { shared: connection, tracing: false });
+  const firstSteps = firstStepsOn(worker);
   const running = worker.run();
   const services = composeServices({ config, db, repos, providers, temporal, logger });
   const api = await serve(createApp(services));
@@ -111,28 +156,45 @@ export async function run(): Promise<void> {
         });
         w.once('error', reject);
       });
+    // Lead workflows started so far, by any side: a round ends when all have taken their first step,
+    // so each starts with an idle worker and none leaves its workflows' work to the next.
+    let startedWorkflows = 1;
+    await firstSteps.reached(startedWorkflows);
+    /** Times a round of n starts (`send` resolves with its requests' wall time), then its settling. */
+    const timed = async (send: () => Promise<number>): Promise<Rates> => {
+      startedWorkflows += n;
+      const requestsMs = await send();
+      const answered = performance.now();
+      await firstSteps.reached(startedWorkflows);
+      return { accepted: n / (requestsMs / 1000), settled: n / ((requestsMs + performance.now() - answered) / 1000) };
+    };
     let next = 0;
     let bare = 0;
-    /** A round of bare starts of the same workflow and input; leads/s. */
-    const bareRound = async () =>
-      n /
-      ((await pool(n, concurrency, async () => {
-        const i = bare++;
-        await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `bare:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `bare_${i}` }] });
-      })) /
-        1000);
-    process.stderr.write(`[cadence] ${rounds - 1} rounds after a warm-up: ${n} leads through the API / ${n} bare starts, ${concurrency} at a time\n`);
+    /** A round of bare starts of the same workflow and input. */
+    const bareRound = () =>
+      timed(() =>
+        pool(n, concurrency, async () => {
+          const i = bare++;
+          await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `bare:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `bare_${i}` }] });
+        }),
+      );
+    const show = (r: Rates) => `${r.settled.toFixed(0)} settled (${r.accepted.toFixed(0)} accepted)`;
+    process.stderr.write(`[cadence] ${rounds - 1} rounds after a warm-up: ${n} leads through the API / ${n} bare starts, ${concurrency} at a time; a round ends when its last lead's workflow has taken its first step\n`);
     const { ours, base } = await alternate({
-      ours: async () => {
+      ours: () => {
         const batch = contacts.slice(next, next + n);
         next += n;
-        return n / ((await enrolFromThread(batch)) / 1000);
+        return timed(() => enrolFromThread(batch));
       },
       base: bareRound,
-      onRound: (r, o, b) => process.stderr.write(`[cadence] round ${r + 1}: ${o.toFixed(0)} leads/s through the API / ${b.toFixed(0)} bare starts/s\n`),
+      onRound: (r, o, b) => process.stderr.write(`[cadence] round ${r + 1}: leads/s through the API ${show(o)} / bare starts ${show(b)}\n`),
     });
     const temporalRssMb = peakRssMb(dev.process.pid!);
-    paired('cadence.enrol', 'leads/s', `bare Temporal client starts of the same workflow and input, ${concurrency} concurrent, ${n} per side per round`, ours, base, { temporalRssMb });
+    const settled = (rs: Rates[]) => rs.map((r) => r.settled);
+    const accepted = (rs: Rates[]) => rs.map((r) => r.accepted);
+    const against = `bare Temporal client starts of the same workflow and input, ${concurrency} concurrent, ${n} per side per round`;
+    paired('cadence.enrol', 'leads/s', `${against}; each round until its last lead's workflow has taken its first step`, settled(ours), settled(base), { temporalRssMb });
+    paired('cadence.enrol_accepted', 'leads/s', `${against}; the same rounds until their last request is answered (the workflows' work still running)`, accepted(ours), accepted(base), { temporalRssMb });
 
     // The floor: what an HTTP hop alone costs. A bare Koa endpoint at the same path that reads the
     // JSON body and does the same start, nothing else, behind the same worker-thread client,
@@ -148,11 +210,14 @@ export async function run(): Promise<void> {
     try {
       let f = 0;
       const floor = await alternate({
-        ours: async () => n / ((await enrolFromThread(Array.from({ length: n }, () => `ct_floor_${f++}`), floorServer.origin)) / 1000),
+        ours: () => timed(() => enrolFromThread(Array.from({ length: n }, () => `ct_floor_${f++}`), floorServer.origin)),
         base: bareRound,
-        onRound: (r, o, b) => process.stderr.write(`[cadence] floor round ${r + 1}: ${o.toFixed(0)} starts/s behind a bare HTTP endpoint / ${b.toFixed(0)} bare starts/s\n`),
+        onRound: (r, o, b) => process.stderr.write(`[cadence] floor round ${r + 1}: starts/s behind a bare HTTP endpoint ${show(o)} / bare starts ${show(b)}\n`),
       });
-      paired('cadence.enrol_floor', 'leads/s', `bare Temporal client starts, as cadence.enrol; the floor: a bare Koa endpoint doing only the same start, behind the same HTTP client`, floor.ours, floor.base, { temporalRssMb: peakRssMb(dev.process.pid!) });
+      const floorAgainst = 'bare Temporal client starts, as cadence.enrol; the floor: a bare Koa endpoint doing only the same start, behind the same HTTP client';
+      const temporalRssMb = peakRssMb(dev.process.pid!);
+      paired('cadence.enrol_floor', 'leads/s', floorAgainst, settled(floor.ours), settled(floor.base), { temporalRssMb });
+      paired('cadence.enrol_floor_accepted', 'leads/s', `${floorAgainst}; until the last request is answered, as cadence.enrol_accepted`, accepted(floor.ours), accepted(floor.base), { temporalRssMb });
     } finally {
       await floorServer.close();
     }

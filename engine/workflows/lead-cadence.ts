@@ -36,9 +36,30 @@ const dial = proxyActivities<LeadCadenceActivities>({
 // Mirroring the state onto the lead row is cheap, local and idempotent: a local activity.
 const record = proxyLocalActivities<LeadCadenceActivities>({ startToCloseTimeout: '10 seconds' });
 
+/** Whether mirroring `b` would write what mirroring `a` wrote: the same status, step and next call time. */
+const sameRowState = (a: LeadNext, b: LeadNext) => a.status === b.status && a.step === b.step && (a.kind === 'call' ? a.at : null) === (b.kind === 'call' ? b.at : null);
+
 /** Continue-as-new well before Temporal's 51,200-event cap; one attempt costs about 15 events. */
 const HISTORY_LIMIT = 2000;
 const DEFAULT_MAX_CALLS_PER_RUN = 25;
+
+/**
+ * Lead cadences as the server starts them now (LEAD_CADENCE_WORKFLOW). The same cadence as
+ * `leadCadenceWorkflow`, except that a fresh run does not mirror its first state when the row
+ * already holds it: enrolment stored this input's first move at `enrolledAt`, and mirroring it
+ * again cost a local activity per lead (bench/README.md, `cadence.enrol`). A new workflow type
+ * rather than a `patched` call, which would record a marker and have the server upsert a search
+ * attribute on every lead (as for `postCallRun`), and rather than a flag in the input, so that a
+ * worker from before it, still running during a rolling deploy, cannot take such a run.
+ */
+export async function leadCadenceRun(input: LeadCadenceInput): Promise<LeadCadenceResult> {
+  return runCadence(input, { firstStateFromEnrolment: true });
+}
+
+/** Lead cadences started before `leadCadenceRun` existed, still in flight or replayed (lead-v1 histories): every state mirrored. */
+export async function leadCadenceWorkflow(input: LeadCadenceInput): Promise<LeadCadenceResult> {
+  return runCadence(input, { firstStateFromEnrolment: false });
+}
 
 /**
  * One lead of a power-dialer queue (`lead:<leadId>`): sleeps on durable timers until each attempt
@@ -47,7 +68,7 @@ const DEFAULT_MAX_CALLS_PER_RUN = 25;
  * outcome. A `stop` signal (exclusion tag, campaign or project stopped, removal) ends it at once.
  * Every state change is mirrored onto the lead row, which the lead lists read.
  */
-export async function leadCadenceWorkflow(input: LeadCadenceInput): Promise<LeadCadenceResult> {
+async function runCadence(input: LeadCadenceInput, changes: { firstStateFromEnrolment: boolean }): Promise<LeadCadenceResult> {
   let stopped: StopSignal | null = null;
   let ended: CallEndedSignal | null = null;
   let callId: string | null = null;
@@ -76,14 +97,15 @@ export async function leadCadenceWorkflow(input: LeadCadenceInput): Promise<Lead
       ...(n.kind === 'call' && { nextCallTime: new Date(n.at).toISOString() }),
       ...(callerPreference !== undefined && { callerPreference }),
     });
+  // A fresh run starts where enrolment left the row, which holds this input's first move at
+  // `enrolledAt`: when ours is the same, there is nothing to mirror.
+  let rowCurrent = changes.firstStateFromEnrolment && input.resume === undefined && sameRowState(firstMove(input, input.enrolledAt), next);
 
   for (;;) {
     if (stopped) return stoppedResult(next.step);
-    if (next.kind === 'done') {
-      await mirror(next);
-      return { status: next.status, step: next.step, attempts: attempt, ...(next.reason && { reason: next.reason }) };
-    }
-    await mirror(next);
+    if (rowCurrent) rowCurrent = false;
+    else await mirror(next);
+    if (next.kind === 'done') return { status: next.status, step: next.step, attempts: attempt, ...(next.reason && { reason: next.reason }) };
     const wait = next.at - Date.now();
     if (wait > 0 && (await condition(() => stopped !== null, wait))) return stoppedResult(next.step);
     if (stopped) return stoppedResult(next.step);
@@ -128,7 +150,7 @@ export async function leadCadenceWorkflow(input: LeadCadenceInput): Promise<Lead
     const info = workflowInfo();
     if (next.kind === 'call' && (info.historyLength > HISTORY_LIMIT || info.continueAsNewSuggested || callsThisRun >= (input.maxCallsPerRun ?? DEFAULT_MAX_CALLS_PER_RUN))) {
       if (stopped) return stoppedResult(next.step);
-      await continueAsNew<typeof leadCadenceWorkflow>({ ...input, resume: { next, attempt } });
+      await continueAsNew<typeof leadCadenceRun>({ ...input, resume: { next, attempt } });
     }
   }
 }

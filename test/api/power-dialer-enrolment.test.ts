@@ -17,11 +17,12 @@ afterAll(async () => h?.close());
 const LATER = [{ delayMinutes: 600 }, { delayMinutes: 600 }];
 const workflowResult = (leadId: string) => h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).result();
 /**
- * A new lead's workflow mirrors its first state onto the row (a local activity, recorded as a
- * marker), then sleeps for ten hours: once that write is done, only the test can change a row.
+ * A new lead's workflow takes its first step (it would mirror a first state that differs from what
+ * enrolment stored), then sleeps for ten hours on a timer: once that timer is set, only the test
+ * can change a row.
  */
-const mirrored = (leadId: string) =>
-  waitFor(`the first mirror of lead ${leadId}`, async () => (await h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).fetchHistory()).events!.some((e) => e.markerRecordedEventAttributes));
+const asleep = (leadId: string) =>
+  waitFor(`the first step of lead ${leadId}`, async () => (await h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).fetchHistory()).events!.some((e) => e.timerStartedEventAttributes));
 
 describe('enrolment from CRM contact events', () => {
   it('a contact with an active tag enters the queue once; the event also upserts the contact', async () => {
@@ -153,7 +154,7 @@ describe('POST /api/power-dialer/leads and DELETE /api/power-dialer/leads/{leadI
 
     // Each refusal below leaves the queue as it was (a contact given by fields may be stored in the
     // CRM before the rules refuse it: that is the CRM's copy, not a lead).
-    await mirrored(r.body.data._id);
+    await asleep(r.body.data._id);
     const leadsBefore = rowsOf(h.db, ['leads']);
     const untagged = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId, contact: { firstName: 'Di', phone: '+15125550178', tags: [] } } });
     expect(untagged.status).toBe(409);
@@ -183,7 +184,7 @@ describe("another agency's enrolment attempts", () => {
     const mine = h.repos.crm.createContact(h.agencyId, { locationId: c.locationId, firstName: 'Eve', fullName: 'Eve Ng', phone: '+15125550190', email: 'eve@example.net', tags: [c.activeTag] });
     const enrolled = (await postContactEvent(h, c.event())).body.data.enrolled;
     expect(enrolled).toHaveLength(1);
-    await mirrored(enrolled[0]);
+    await asleep(enrolled[0]);
     const TABLES = ['leads', 'crm_contacts', 'contact_events', 'idempotency_keys'];
     const before = rowsOf(h.db, TABLES);
     expect(before.leads!.length).toBeGreaterThan(0);

@@ -113,6 +113,26 @@ describe('lead cadence workflow', () => {
     expect(h.repos.calls.get(h.agencyId, third.callId)!.doc.disposition.type).toBe('success');
   });
 
+  it('a fresh lead starts from the state enrolment stored: its first step writes nothing and runs no local activity', async () => {
+    const c = await dialerCampaign(h, { dialing: 'pd', steps: [{ delayMinutes: 600 }, { delayMinutes: 600 }] });
+    const leadId = (await postContactEvent(h, c.event())).body.data.enrolled[0] as string;
+    const stored = lead(leadId);
+    expect(stored).toMatchObject({ callStatus: 'scheduled', cadenceStep: 0, live: true });
+    const input = await startedInput(leadId);
+    // Step 0 is due 600 cadence minutes (600 s at scale 60) after enrolment: the row says so, and
+    // the workflow sleeps on a timer due then.
+    expect(Date.parse(stored.nextCallTime)).toBe(input.enrolledAt + 600_000);
+    await timerDueAt(leadId, 0, input.enrolledAt + 600_000);
+    expect(await stateOf(leadId)).toMatchObject({ next: { kind: 'call', step: 0, status: 'scheduled', at: input.enrolledAt + 600_000 }, attempt: 0 });
+
+    // No marker at all: neither a local activity's nor a patch's (a new type, `leadCadenceRun`, asks no `patched`).
+    const history = (await handleOf(leadId).fetchHistory()).events!;
+    expect(history[0]!.workflowExecutionStartedEventAttributes!.workflowType!.name).toBe('leadCadenceRun');
+    expect(history.filter((e) => e.markerRecordedEventAttributes)).toEqual([]);
+    expect(lead(leadId)).toEqual(stored);
+    await handleOf(leadId).terminate('the test is done with it');
+  });
+
   it('VOICEMAIL on every step exhausts the cadence; an unanswered call (no event) counts as no answer', async () => {
     const c = await dialerCampaign(h, { dialing: 'pd', steps: [{ delayMinutes: 0 }, { delayMinutes: 1 }, { delayMinutes: 1 }] });
     const leadId = (await postContactEvent(h, c.event())).body.data.enrolled[0] as string;

@@ -124,13 +124,11 @@ function temporalOf(s: Services) {
 }
 
 /**
- * Puts the contact in the campaign's queue and starts its cadence workflow `lead:<leadId>`. A
- * contact already in the queue is returned as it is (`created: false`): never twice. The caller
- * has checked `enrolmentProblem`.
+ * Puts the contact in the campaign's queue and starts its cadence workflow `lead:<leadId>`. The
+ * caller has checked `enrolmentProblem` and found no lead of the contact in the campaign; one that
+ * a concurrent enrolment stored since is returned as it is (`created: false`): never twice.
  */
 export async function enrol(s: Services, project: ProjectRecord, campaign: CampaignRecord, contact: Contact): Promise<{ lead: LeadRecord; created: boolean }> {
-  const existing = s.repos.leads.inCampaign(campaign.agencyId, campaign.id, contact.id);
-  if (existing) return { lead: existing, created: false };
   const temporal = temporalOf(s);
   const now = Date.now();
   const at = new Date(now).toISOString();

@@ -2,12 +2,15 @@
  * The power dialer on the embedded Temporal: leads enrolled per second through the API
  * (POST /api/power-dialer/leads: store + workflow start), against bare Temporal client starts of
  * the same workflow with the same input, in alternating rounds (a warm-up of both, then
- * BENCH_ROUNDS (5) rounds of BENCH_CADENCE_LEADS (200) leads per side, 16 in flight; the API's
- * requests come from a worker thread, as bench/api.ts's do, so the client's HTTP work does not
- * share the server's event loop, over node:http keep-alive connections, support/http-post.mjs);
- * then the durable timers in flight (every lead sleeps until its first step, a day away). `cadence.enrol_floor`
- * is what an HTTP hop alone costs: a bare Koa endpoint doing only the same start, behind the same
- * client, against the bare starts in the same way.
+ * BENCH_ROUNDS (5) rounds of BENCH_CADENCE_LEADS (200) leads per side, 16 in flight, each round
+ * lasting until the worker has run the first step of every workflow it started, so that none
+ * leaves its work to the next: `cadence.enrol`; `cadence.enrol_accepted` is the same rounds until
+ * the last request is answered; the API's requests come from a worker thread, as bench/api.ts's
+ * do, so the client's HTTP work does not share the server's event loop, over node:http keep-alive
+ * connections, support/http-post.mjs); then the durable timers in flight (every lead sleeps until
+ * its first step, a day away). `cadence.enrol_floor` is what an HTTP hop alone costs: a bare Koa
+ * endpoint doing only the same start, behind the same client, against the bare starts in the same
+ * way.
  *
  *   npx tsx bench/cadence.ts              # BENCH_CADENCE_LEADS=200 BENCH_CONCURRENCY=16
  */
@@ -45,9 +48,9 @@ async function pool(n: number, concurrency: number, fn: (i: number) => Promise<v
 
 /**
  * Lead workflows that have taken their first step on this worker, from its own counts: a lead's
- * workflow is created on its first task, which runs to its timer (and, before
- * first-state-from-enrolment, through a local activity). `reached(k)` resolves once k have been
- * created and the worker has no activation or activity in flight.
+ * workflow is created on its first task, which runs to its timer (in `leadCadenceWorkflow`,
+ * through a local activity first). `reached(k)` resolves once k have been created and the worker
+ * has no activation or activity in flight.
  */
 function firstStepsOn(worker: TemporalWorker) {
   let created = 0;

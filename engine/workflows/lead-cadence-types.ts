@@ -1,7 +1,8 @@
 import type { CadenceStep, CallingWindow } from '../../schemas/cadence.js';
 import type { DialingMode, ZoneOptions } from '../cadence/index.js';
 
-/** Names shared by the lead cadence workflow, the worker and the server: written once, here. */
+// Names shared by the lead cadence workflow, the worker and the server: written once, here.
+
 /** The type the server starts (`leadCadenceRun`); `leadCadenceWorkflow` runs only leads started before it. */
 export const LEAD_CADENCE_WORKFLOW = 'leadCadenceRun';
 export const leadWorkflowId = (leadId: string) => `lead:${leadId}`;

@@ -55,10 +55,11 @@ async function pool(n: number, concurrency: number, fn: (i: number) => Promise<v
 function firstStepsOn(worker: TemporalWorker) {
   let created = 0;
   let cached = 0;
-  let busy = { activations: 0, activities: 0 };
+  let activations = 0;
+  let activities = 0;
   const waiting: { k: number; resolve: () => void }[] = [];
   const check = () => {
-    if (busy.activations > 0 || busy.activities > 0) return;
+    if (activations > 0 || activities > 0) return;
     for (let i = waiting.length - 1; i >= 0; i--) if (waiting[i]!.k <= created) waiting.splice(i, 1)[0]!.resolve();
   };
   // The cache also shrinks (evictions once it is full): only its growth counts.
@@ -68,11 +69,11 @@ function firstStepsOn(worker: TemporalWorker) {
     check();
   });
   worker.numInFlightActivations$.subscribe((n) => {
-    busy = { ...busy, activations: n };
+    activations = n;
     check();
   });
   worker.numInFlightActivities$.subscribe((n) => {
-    busy = { ...busy, activities: n };
+    activities = n;
     check();
   });
   return {
@@ -218,9 +219,9 @@ export async function run(): Promise<void> {
         onRound: (r, o, b) => process.stderr.write(`[cadence] floor round ${r + 1}: starts/s behind a bare HTTP endpoint ${show(o)} / bare starts ${show(b)}\n`),
       });
       const floorAgainst = 'bare Temporal client starts, as cadence.enrol; the floor: a bare Koa endpoint doing only the same start, behind the same HTTP client';
-      const temporalRssMb = peakRssMb(dev.process.pid!);
-      paired('cadence.enrol_floor', 'leads/s', floorAgainst, settled(floor.ours), settled(floor.base), { temporalRssMb });
-      paired('cadence.enrol_floor_accepted', 'leads/s', `${floorAgainst}; until the last request is answered, as cadence.enrol_accepted`, accepted(floor.ours), accepted(floor.base), { temporalRssMb });
+      const floorRss = { temporalRssMb: peakRssMb(dev.process.pid!) };
+      paired('cadence.enrol_floor', 'leads/s', floorAgainst, settled(floor.ours), settled(floor.base), floorRss);
+      paired('cadence.enrol_floor_accepted', 'leads/s', `${floorAgainst}; until the last request is answered, as cadence.enrol_accepted`, accepted(floor.ours), accepted(floor.base), floorRss);
     } finally {
       await floorServer.close();
     }

@@ -226,8 +226,9 @@ export function leadsRepo(db: Db) {
     `SELECT ${COLUMNS} FROM leads WHERE agency_id = ? AND campaign_id = ? AND contact_id = ?`,
   );
   const byContact = db.prepare<[string, string, string], Row>(`SELECT ${COLUMNS} FROM leads WHERE agency_id = ? AND location_id = ? AND contact_id = ?`);
-  // A mirror that changes nothing writes nothing: a new lead's first mirror repeats the state its
-  // enrolment stored, and every write of these columns maintains the indexes that hold them.
+  // A mirror that changes nothing writes nothing (a lead started as `leadCadenceWorkflow` mirrors
+  // the state its enrolment stored; a state can repeat), and every write of these columns
+  // maintains the indexes that hold them.
   const mirror = db.prepare(
     `UPDATE leads SET call_status = @callStatus, cadence_step = @cadenceStep, live = @live,
        next_call_time = coalesce(@nextCallTime, next_call_time), caller_preference = coalesce(@callerPreference, caller_preference),

@@ -170,7 +170,7 @@ describe('lead lists: counts and the search index stay exact', () => {
     const lead = [...leads.values()].find((l) => l.callStatus === 'scheduled')!;
     const before = repos.leads.get(lead.agencyId, lead.id)!;
     const written = changes.get();
-    // What a new lead's first mirror sends: the state its enrolment stored.
+    // A mirror of the state the row already holds (what a `leadCadenceWorkflow` lead's first mirror sends).
     expect(repos.leads.mirror(lead.agencyId, lead.id, { callStatus: before.callStatus, cadenceStep: before.cadenceStep, nextCallTime: before.nextCallTime })).toBe(true);
     expect(changes.get()).toBe(written);
     expect(repos.leads.get(lead.agencyId, lead.id)).toEqual(before);

@@ -25,7 +25,9 @@ async function main() {
   await installTemporalRuntime(config, (process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN');
   const ops = composeOps(config);
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
-  const db = openDb(path.join(config.dataDir, 'app.db'));
+  const db = openDb(path.join(config.dataDir, 'app.db'), ({ version, name, ms }) =>
+    logger.info({ schema: version, migration: name, ms }, ms === undefined ? `upgrading the store to schema ${version} (${name})` : `store at schema ${version} (${name}) in ${ms} ms`),
+  );
   const repos = createRepos(db);
   const providers = composeProviders(config, db, repos, logger, ops);
   const ports = providers.ports;

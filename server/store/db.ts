@@ -11,18 +11,25 @@ export type Db = Database.Database;
  * schema up to date. Migrations are keyed on `PRAGMA user_version`; a database written by newer
  * code is refused rather than silently misread.
  */
-export function openDb(file: string): Db {
+export function openDb(file: string, onUpgrade?: UpgradeProgress): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db);
+  migrate(db, onUpgrade);
   return db;
 }
 
-export function migrate(db: Db): void {
+/**
+ * Told before and after each step that upgrades a store holding an earlier schema (never for a new
+ * store): some steps rewrite every row of a table (migration 011, ~80 s at 1M leads on a 2-core
+ * machine), and a start that waits that long says why.
+ */
+export type UpgradeProgress = (e: { version: number; name: string; ms?: number }) => void;
+
+export function migrate(db: Db, onUpgrade?: UpgradeProgress): void {
   // The lead-list triggers (migration 010) call it: registered before any step can need it.
   registerLeadSearch(db);
   const current = db.pragma('user_version', { simple: true }) as number;
@@ -33,6 +40,8 @@ export function migrate(db: Db): void {
   }
   for (let v = current; v < migrations.length; v++) {
     const step = migrations[v]!;
+    const started = performance.now();
+    if (current > 0) onUpgrade?.({ version: v + 1, name: step.name });
     // foreign_keys cannot change inside a transaction: switch it around the step's own.
     if (step.foreignKeysOff) db.pragma('foreign_keys = OFF');
     try {
@@ -47,6 +56,7 @@ export function migrate(db: Db): void {
     } finally {
       if (step.foreignKeysOff) db.pragma('foreign_keys = ON');
     }
+    if (current > 0) onUpgrade?.({ version: v + 1, name: step.name, ms: Math.round(performance.now() - started) });
   }
 }
 

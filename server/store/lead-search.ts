@@ -13,6 +13,10 @@ import type { Db } from './db.js';
  *   search reads what that list holds, not every lead of every agency with the same surname.
  * The words are alphanumeric ASCII so the `ascii` tokenizer keeps each one whole, and short: the
  * index holds one position per character of every listed lead's text.
+ *
+ * Since migration 011 a document also ends with one word naming the lead's campaign, under the same
+ * list prefix: a search of some campaigns is the phrase AND any of their words, so FTS5 intersects
+ * the phrase's doclist with the campaigns' instead of the list walking each campaign's leads.
  */
 
 /** The statuses each list shows: `p` the cadence-step list (spec 4.7), `w` the parked list (4.8). */
@@ -49,12 +53,17 @@ const encode = (codePoints: readonly string[]) =>
 
 /**
  * The prefix of every word of one list: the agency's number (the rowid of its `agencies` row,
- * decimal), the list letter, the step (decimal, `p` only), `x`; letters end each number, so no two
- * lists share a prefix.
+ * decimal), the list letter, the step (decimal, `p` only), then `x` for a trigram or `k` for a
+ * campaign; letters end each number, so no two lists share a prefix and no campaign word is a
+ * trigram.
  */
-function listPrefix(agencyNo: number, list: LeadList, step: number): string {
-  return `${agencyNo}${list}${list === 'p' ? step : ''}x`;
+function listPrefix(agencyNo: number, list: LeadList, step: number, kind: 'x' | 'k' = 'x'): string {
+  return `${agencyNo}${list}${list === 'p' ? step : ''}${kind}`;
 }
+
+/** A campaign's word in one list: its id, every character encoded as a trigram's are (so distinct ids stay distinct). */
+const campaignWord = (agencyNo: number, list: LeadList, step: number, campaignId: string) =>
+  listPrefix(agencyNo, list, step, 'k') + encode(Array.from(campaignId));
 
 function trigramWords(prefix: string, text: string): string[] {
   const chars = Array.from(text);
@@ -63,30 +72,41 @@ function trigramWords(prefix: string, text: string): string[] {
   return words;
 }
 
-/** A lead's document in the index; null when it is in no list (or its text is shorter than a trigram). */
-export function leadSearchWords(agencyNo: number, callStatus: string, cadenceStep: number, search: string): string | null {
+/**
+ * A lead's document in the index: its trigrams, then its campaign's word when given (migration 011
+ * on); null when it is in no list, or its text is shorter than a trigram (no search of the index
+ * can match it then).
+ */
+export function leadSearchWords(agencyNo: number, callStatus: string, cadenceStep: number, search: string, campaignId?: string): string | null {
   const list = leadListOf(callStatus);
   if (list === null) return null;
   const words = trigramWords(listPrefix(agencyNo, list, cadenceStep), search);
-  return words.length > 0 ? words.join(' ') : null;
+  if (words.length === 0) return null;
+  if (campaignId !== undefined) words.push(campaignWord(agencyNo, list, cadenceStep, campaignId));
+  return words.join(' ');
 }
 
 /** Shortest search the index answers; shorter ones (one or two characters) scan the list. */
 const MIN_INDEXED_SEARCH = 3;
 
-/** The FTS5 query for a search of one list: the phrase of its trigrams; null when too short for the index. */
-export function leadSearchPhrase(agencyNo: number, list: LeadList, step: number, search: string): string | null {
+/**
+ * The FTS5 query for a search of one list: the phrase of its trigrams, and with `campaignIds` (at
+ * least one) any of those campaigns' words; null when the search is too short for the index.
+ */
+export function leadSearchPhrase(agencyNo: number, list: LeadList, step: number, search: string, campaignIds?: readonly string[]): string | null {
   if (Array.from(search).length < MIN_INDEXED_SEARCH) return null;
-  return `"${trigramWords(listPrefix(agencyNo, list, step), search).join(' ')}"`;
+  const phrase = `"${trigramWords(listPrefix(agencyNo, list, step), search).join(' ')}"`;
+  if (campaignIds === undefined) return phrase;
+  return `${phrase} AND (${campaignIds.map((id) => `"${campaignWord(agencyNo, list, step, id)}"`).join(' OR ')})`;
 }
 
 /**
- * Registers `lead_search_words(agency_no, call_status, cadence_step, search)` on a connection:
- * the triggers of migration 010 call it, so every connection that writes leads needs it (openDb
- * registers it before migrating).
+ * Registers `lead_search_words(agency_no, call_status, cadence_step, search[, campaign_id])` on a
+ * connection: the triggers call it (with the campaign since migration 011), so every connection
+ * that writes leads needs it (openDb registers it before migrating).
  */
 export function registerLeadSearch(db: Db): void {
-  db.function('lead_search_words', { deterministic: true }, (agencyNo, callStatus, cadenceStep, search) =>
-    leadSearchWords(Number(agencyNo), String(callStatus), Number(cadenceStep), String(search)),
+  db.function('lead_search_words', { deterministic: true, varargs: true }, (agencyNo, callStatus, cadenceStep, search, campaignId) =>
+    leadSearchWords(Number(agencyNo), String(callStatus), Number(cadenceStep), String(search), campaignId === undefined || campaignId === null ? undefined : String(campaignId)),
   );
 }

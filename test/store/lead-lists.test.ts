@@ -196,6 +196,11 @@ describe('lead lists: counts and the search index stay exact', () => {
     const plan = (sql: string, ...params: unknown[]) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
     expect(plan('SELECT count(*) FROM lead_search WHERE lead_search MATCH ?', '"x"')).toMatch(/VIRTUAL TABLE INDEX/);
+    // A search of some campaigns is counted from the index too (migration 011), not by walking their leads.
+    const own = campaigns.filter((c) => c.agencyId === 'ag_one');
+    const chosen = repos.leads.plan({ agencyId: 'ag_one', mode: 'pipeline', cadenceStep: 0, search: 'garcia', campaignIds: [own[0]!.id, own[2]!.id], limit: 10, offset: 0 });
+    expect(chosen.count).toMatch(/^SELECT count\(\*\) FROM lead_search WHERE lead_search MATCH @phrase => .*VIRTUAL TABLE INDEX/);
+    expect(repos.leads.plan({ agencyId: 'ag_one', mode: 'pipeline', cadenceStep: 0, search: 'garcia', projectId: own[0]!.projectId, limit: 10, offset: 0 }).count).toMatch(/instr\(search, @search\)/);
     expect(plan("SELECT coalesce(sum(n), 0) FROM lead_list_counts WHERE agency_id = ? AND list = 'p' AND cadence_step = ?", 'a', 0)).toMatch(
       /SEARCH lead_list_counts USING PRIMARY KEY \(agency_id=\? AND list=\? AND cadence_step=\?\)/,
     );

@@ -69,6 +69,14 @@ describe('a schema-3 database', () => {
     expect(h.repos.runInputs.get(AGENCY, OLD_RUN)).toMatchObject({ executionId: run.id, campaignId: CAMPAIGN });
   });
 
+  it("indexes the old lead's campaign: a search of its campaign finds it from the index, another campaign's does not", () => {
+    const q = { agencyId: AGENCY, mode: 'pipeline', cadenceStep: 0, search: '5550111', limit: 10, offset: 0 } as const;
+    expect(h.repos.leads.page({ ...q, campaignIds: [CAMPAIGN] }).leads.map((l) => l.contactId)).toEqual(['ct_fixture']);
+    expect(h.repos.leads.plan({ ...q, campaignIds: [CAMPAIGN] }).count).toMatch(/lead_search MATCH/);
+    // The same id in another case is another campaign: ids are case-sensitive, the index's words are not.
+    expect(h.repos.leads.page({ ...q, campaignIds: [CAMPAIGN.toUpperCase()] })).toEqual({ leads: [], total: 0 });
+  });
+
   it('finds a run started before the upgrade: a re-delivered event is a duplicate of it, under its old id', async () => {
     const r = await postCallEvent(h, callEnded(CAMPAIGN, { callId: 'call_fixture', contactId: 'ct_fixture' }), { agencyId: AGENCY });
     expect(r.status, r.text).toBe(200);
@@ -88,6 +96,26 @@ describe('a schema-3 database', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.headers.get('idempotent-replayed')).toBe('true');
     expect(h.repos.workflows.get(AGENCY, CAMPAIGN).graph.nodes).toHaveLength(4);
+  });
+});
+
+describe('upgrade progress', () => {
+  it('names each step that upgrades an existing store, before and after it (with its time); a new store has none', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-progress-'));
+    try {
+      const file = path.join(dir, 'app.db');
+      fs.copyFileSync(FIXTURE, file);
+      const events: { version: number; name: string; ms?: number }[] = [];
+      openDb(file, (e) => events.push(e)).close();
+      const steps = migrations.slice(3).map((m, i) => ({ version: i + 4, name: m.name }));
+      expect(events.map(({ version, name }) => ({ version, name }))).toEqual(steps.flatMap((s) => [s, s]));
+      events.forEach((e, i) => expect(typeof e.ms, `event ${i}`).toBe(i % 2 === 0 ? 'undefined' : 'number'));
+      const fresh: unknown[] = [];
+      openDb(path.join(dir, 'new.db'), (e) => fresh.push(e)).close();
+      expect(fresh).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

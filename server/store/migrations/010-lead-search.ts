@@ -11,25 +11,60 @@ import type { Migration } from './index.js';
  *   a search over a whole list is counted from it alone.
  *
  * The index is keyed on the leads' and agencies' rowids: a `VACUUM` may renumber them, so one must be followed by
- * `INSERT INTO lead_search(lead_search) VALUES ('delete-all')` and the backfill below.
+ * `INSERT INTO lead_search(lead_search) VALUES ('delete-all')` and the backfill (as migration 011 does it).
  */
-export const m010LeadSearch: Migration = {
-  name: 'lead-search',
-  up(db) {
-    const list = (row: 'new' | 'old') => leadListSqlOf(`${row}.call_status`);
-    const words = (row: 'new' | 'old') =>
-      `lead_search_words((SELECT rowid FROM agencies WHERE id = ${row}.agency_id), ${row}.call_status, ${row}.cadence_step, ${row}.search)`;
-    const add = (row: 'new' | 'old') => `
+type Row = 'new' | 'old';
+const list = (row: Row) => leadListSqlOf(`${row}.call_status`);
+/** A row's document, as SQL: with its campaign's word from migration 011 on. */
+const words = (row: Row, campaign: boolean) =>
+  `lead_search_words((SELECT rowid FROM agencies WHERE id = ${row}.agency_id), ${row}.call_status, ${row}.cadence_step, ${row}.search${campaign ? `, ${row}.campaign_id` : ''})`;
+const add = (row: Row) => `
         INSERT INTO lead_list_counts (agency_id, list, cadence_step, campaign_id, cadence_id, project_id, n)
           SELECT ${row}.agency_id, ${list(row)}, ${row}.cadence_step, ${row}.campaign_id, coalesce(${row}.cadence_id, ''), ${row}.project_id, 1
           WHERE ${list(row)} IS NOT NULL
           ON CONFLICT DO UPDATE SET n = n + 1;`;
-    const remove = (row: 'new' | 'old') => `
+const remove = (row: Row) => `
         UPDATE lead_list_counts SET n = n - 1
           WHERE agency_id = ${row}.agency_id AND list = ${list(row)} AND cadence_step = ${row}.cadence_step
             AND campaign_id = ${row}.campaign_id AND cadence_id = coalesce(${row}.cadence_id, '');`;
-    const index = (row: 'new' | 'old') => `
-        INSERT INTO lead_search (rowid, words) SELECT ${row}.rowid, w FROM (SELECT ${words(row)} AS w) WHERE w IS NOT NULL;`;
+const index = (row: Row, campaign: boolean) => `
+        INSERT INTO lead_search (rowid, words) SELECT ${row}.rowid, w FROM (SELECT ${words(row, campaign)} AS w) WHERE w IS NOT NULL;`;
+
+/**
+ * The two triggers that write documents (an insert also counts the lead), and the backfill of every
+ * listed lead's document; `campaign`: documents carry the campaign's word (migration 011).
+ */
+export function leadSearchTriggersSql(campaign: boolean): string {
+  // A document depends on the campaign only once it names it.
+  const campaignColumn = campaign ? ' campaign_id,' : '';
+  const campaignChanged = campaign ? ' OR old.campaign_id IS NOT new.campaign_id' : '';
+  return `
+      CREATE TRIGGER leads_lists_insert AFTER INSERT ON leads BEGIN
+        ${add('new')}
+        ${index('new', campaign)}
+      END;
+      CREATE TRIGGER leads_search_update AFTER UPDATE OF agency_id, call_status, cadence_step,${campaignColumn} search ON leads
+        WHEN old.agency_id IS NOT new.agency_id OR ${list('old')} IS NOT ${list('new')} OR old.cadence_step IS NOT new.cadence_step
+          OR old.search IS NOT new.search${campaignChanged}
+      BEGIN
+        DELETE FROM lead_search WHERE rowid = old.rowid;
+        ${index('new', campaign)}
+      END;`;
+}
+
+/** Every listed lead's document, written into an empty `lead_search`. */
+export function leadSearchBackfillSql(campaign: boolean): string {
+  return `
+      INSERT INTO lead_search (rowid, words)
+        SELECT r, w FROM (
+          SELECT l.rowid AS r, lead_search_words((SELECT a.rowid FROM agencies a WHERE a.id = l.agency_id), l.call_status, l.cadence_step, l.search${campaign ? ', l.campaign_id' : ''}) AS w
+          FROM leads l
+        ) WHERE w IS NOT NULL;`;
+}
+
+export const m010LeadSearch: Migration = {
+  name: 'lead-search',
+  up(db) {
     db.exec(`
       CREATE TABLE lead_list_counts (
         agency_id TEXT NOT NULL,
@@ -43,11 +78,7 @@ export const m010LeadSearch: Migration = {
       ) STRICT, WITHOUT ROWID;
 
       CREATE VIRTUAL TABLE lead_search USING fts5(words, content = '', contentless_delete = 1, tokenize = 'ascii');
-
-      CREATE TRIGGER leads_lists_insert AFTER INSERT ON leads BEGIN
-        ${add('new')}
-        ${index('new')}
-      END;
+      ${leadSearchTriggersSql(false)}
       CREATE TRIGGER leads_lists_delete AFTER DELETE ON leads BEGIN
         ${remove('old')}
         DELETE FROM lead_search WHERE rowid = old.rowid;
@@ -61,22 +92,11 @@ export const m010LeadSearch: Migration = {
         ${remove('old')}
         ${add('new')}
       END;
-      CREATE TRIGGER leads_search_update AFTER UPDATE OF agency_id, call_status, cadence_step, search ON leads
-        WHEN old.agency_id IS NOT new.agency_id OR ${list('old')} IS NOT ${list('new')} OR old.cadence_step IS NOT new.cadence_step
-          OR old.search IS NOT new.search
-      BEGIN
-        DELETE FROM lead_search WHERE rowid = old.rowid;
-        ${index('new')}
-      END;
 
       INSERT INTO lead_list_counts (agency_id, list, cadence_step, campaign_id, cadence_id, project_id, n)
         SELECT agency_id, ${leadListSqlOf('call_status')} AS l, cadence_step, campaign_id, coalesce(cadence_id, ''), project_id, count(*)
         FROM leads WHERE l IS NOT NULL GROUP BY agency_id, l, cadence_step, campaign_id, coalesce(cadence_id, '');
-      INSERT INTO lead_search (rowid, words)
-        SELECT r, w FROM (
-          SELECT l.rowid AS r, lead_search_words((SELECT a.rowid FROM agencies a WHERE a.id = l.agency_id), l.call_status, l.cadence_step, l.search) AS w
-          FROM leads l
-        ) WHERE w IS NOT NULL;
+      ${leadSearchBackfillSql(false)}
     `);
   },
 };

@@ -1,0 +1,22 @@
+import type { Migration } from './index.js';
+import { leadSearchBackfillSql, leadSearchTriggersSql } from './010-lead-search.js';
+
+/**
+ * A search combined with a campaign filter, answered from the search index (issue 14): each lead's
+ * document gains its campaign's word (server/store/lead-search.ts), so the count and the page of
+ * "these campaigns' leads at this step whose text contains q" intersect two doclists instead of
+ * walking every lead of the campaigns and testing its text. The two triggers that write documents
+ * are recreated to write the word, and every document is rewritten.
+ */
+export const m011LeadSearchCampaigns: Migration = {
+  name: 'lead-search-campaigns',
+  up(db) {
+    db.exec(`
+      DROP TRIGGER leads_lists_insert;
+      DROP TRIGGER leads_search_update;
+      ${leadSearchTriggersSql(true)}
+      INSERT INTO lead_search (lead_search) VALUES ('delete-all');
+      ${leadSearchBackfillSql(true)}
+    `);
+  },
+};

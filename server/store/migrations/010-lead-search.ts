@@ -31,8 +31,8 @@ const index = (row: Row, campaign: boolean) => `
         INSERT INTO lead_search (rowid, words) SELECT ${row}.rowid, w FROM (SELECT ${words(row, campaign)} AS w) WHERE w IS NOT NULL;`;
 
 /**
- * The two triggers that write documents (an insert also counts the lead), and the backfill of every
- * listed lead's document; `campaign`: documents carry the campaign's word (migration 011).
+ * The two triggers that write documents (the insert trigger also counts the lead); `campaign`:
+ * documents carry the campaign's word (migration 011).
  */
 export function leadSearchTriggersSql(campaign: boolean): string {
   // A document depends on the campaign only once it names it.

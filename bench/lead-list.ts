@@ -26,6 +26,7 @@ interface World {
   dir: string;
   agencyId: string;
   campaignIds: string[];
+  projectIds: string[];
   insertMs: number;
 }
 
@@ -86,7 +87,7 @@ function build(count: number): World {
     }
   });
   const insertMs = performance.now() - started;
-  return { db, dir, agencyId, campaignIds: campaigns.map((c) => c.id), insertMs };
+  return { db, dir, agencyId, campaignIds: campaigns.map((c) => c.id), projectIds: [...new Set(campaigns.map((c) => c.projectId))], insertMs };
 }
 
 /**
@@ -147,6 +148,11 @@ export async function run(): Promise<void> {
       name: 'page-campaignId-search',
       // One campaign's leads at a step, searched.
       query: (i) => ({ agencyId: world.agencyId, mode: 'pipeline', cadenceStep: 0, campaignIds: [world.campaignIds[i % 40]!], search: LAST[i % LAST.length]!, limit, offset: 0 }),
+    },
+    {
+      name: 'page-project-search',
+      // A project_user key's search: its project (a quarter of the leads at a step), searched.
+      query: (i) => ({ agencyId: world.agencyId, mode: 'pipeline', cadenceStep: 0, projectIds: [world.projectIds[i % 4]!], search: LAST[i % LAST.length]!, limit, offset: 0 }),
     },
     {
       name: 'page-step',

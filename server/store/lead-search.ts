@@ -14,9 +14,10 @@ import type { Db } from './db.js';
  * The words are alphanumeric ASCII so the `ascii` tokenizer keeps each one whole, and short: the
  * index holds one position per character of every listed lead's text.
  *
- * Since migration 011 a document also ends with one word naming the lead's campaign, under the same
- * list prefix: a search of some campaigns is the phrase AND any of their words, so FTS5 intersects
- * the phrase's doclist with the campaigns' instead of the list walking each campaign's leads.
+ * Since migration 011 a document also ends with two words naming the lead's campaign and project,
+ * under the same list prefix: a search of some campaigns (or projects) is the phrase AND any of
+ * their words, so FTS5 intersects the doclists instead of the list walking each campaign's (or
+ * project's) leads testing their text.
  */
 
 /** The statuses each list shows: `p` the cadence-step list (spec 4.7), `w` the parked list (4.8). */
@@ -53,17 +54,20 @@ const encode = (codePoints: readonly string[]) =>
 
 /**
  * The prefix of every word of one list: the agency's number (the rowid of its `agencies` row,
- * decimal), the list letter, the step (decimal, `p` only), then `x` for a trigram or `k` for a
- * campaign; letters end each number, so no two lists share a prefix and no campaign word is a
- * trigram.
+ * decimal), the list letter, the step (decimal, `p` only), then the word's kind: `x` a trigram,
+ * `k` a campaign, `j` a project; letters end each number, so no two lists share a prefix and no
+ * two kinds share a word.
  */
-function listPrefix(agencyNo: number, list: LeadList, step: number, kind: 'x' | 'k' = 'x'): string {
+function listPrefix(agencyNo: number, list: LeadList, step: number, kind: WordKind = 'x'): string {
   return `${agencyNo}${list}${list === 'p' ? step : ''}${kind}`;
 }
+type WordKind = 'x' | 'k' | 'j';
 
-/** A campaign's word in one list: its id, every character encoded as a trigram's are (so distinct ids stay distinct). */
-const campaignWord = (agencyNo: number, list: LeadList, step: number, campaignId: string) =>
-  listPrefix(agencyNo, list, step, 'k') + encode(Array.from(campaignId));
+/**
+ * A campaign's (`k`) or project's (`j`) word in one list: its id, every character encoded as a
+ * trigram's are, so ids that differ only in case stay apart (the tokenizer folds case).
+ */
+const idWord = (kind: 'k' | 'j', agencyNo: number, list: LeadList, step: number, id: string) => listPrefix(agencyNo, list, step, kind) + encode(Array.from(id));
 
 function trigramWords(prefix: string, text: string): string[] {
   const chars = Array.from(text);
@@ -72,17 +76,23 @@ function trigramWords(prefix: string, text: string): string[] {
   return words;
 }
 
+/** What a document names besides its text (migration 011 on). */
+export interface LeadTags {
+  campaignId: string;
+  projectId: string;
+}
+
 /**
- * A lead's document in the index: its trigrams, then its campaign's word when given (migration 011
- * on); null when it is in no list, or its text is shorter than a trigram (no search of the index
- * can match it then).
+ * A lead's document in the index: its trigrams, then its campaign's and project's words when given
+ * (migration 011 on); null when it is in no list, or its text is shorter than a trigram (no search
+ * of the index can match it then).
  */
-export function leadSearchWords(agencyNo: number, callStatus: string, cadenceStep: number, search: string, campaignId?: string): string | null {
+export function leadSearchWords(agencyNo: number, callStatus: string, cadenceStep: number, search: string, tags?: LeadTags): string | null {
   const list = leadListOf(callStatus);
   if (list === null) return null;
   const words = trigramWords(listPrefix(agencyNo, list, cadenceStep), search);
   if (words.length === 0) return null;
-  if (campaignId !== undefined) words.push(campaignWord(agencyNo, list, cadenceStep, campaignId));
+  if (tags) words.push(idWord('k', agencyNo, list, cadenceStep, tags.campaignId), idWord('j', agencyNo, list, cadenceStep, tags.projectId));
   return words.join(' ');
 }
 
@@ -90,23 +100,34 @@ export function leadSearchWords(agencyNo: number, callStatus: string, cadenceSte
 const MIN_INDEXED_SEARCH = 3;
 
 /**
- * The FTS5 query for a search of one list: the phrase of its trigrams, and with `campaignIds` (at
- * least one) any of those campaigns' words; null when the search is too short for the index.
+ * The FTS5 query for a search of one list: the phrase of its trigrams, AND any of `campaignIds`'
+ * words, AND any of `projectIds`' (each filter given: at least one id); null when the search is
+ * too short for the index.
  */
-export function leadSearchPhrase(agencyNo: number, list: LeadList, step: number, search: string, campaignIds?: readonly string[]): string | null {
+export function leadSearchPhrase(agencyNo: number, list: LeadList, step: number, search: string, filters: { campaignIds?: readonly string[]; projectIds?: readonly string[] } = {}): string | null {
   if (Array.from(search).length < MIN_INDEXED_SEARCH) return null;
-  const phrase = `"${trigramWords(listPrefix(agencyNo, list, step), search).join(' ')}"`;
-  if (campaignIds === undefined) return phrase;
-  return `${phrase} AND (${campaignIds.map((id) => `"${campaignWord(agencyNo, list, step, id)}"`).join(' OR ')})`;
+  const any = (kind: 'k' | 'j', ids: readonly string[]) => ` AND (${ids.map((id) => `"${idWord(kind, agencyNo, list, step, id)}"`).join(' OR ')})`;
+  return (
+    `"${trigramWords(listPrefix(agencyNo, list, step), search).join(' ')}"` +
+    (filters.campaignIds ? any('k', filters.campaignIds) : '') +
+    (filters.projectIds ? any('j', filters.projectIds) : '')
+  );
 }
 
 /**
- * Registers `lead_search_words(agency_no, call_status, cadence_step, search[, campaign_id])` on a
- * connection: the triggers call it (with the campaign since migration 011), so every connection
- * that writes leads needs it (openDb registers it before migrating).
+ * Registers `lead_search_words(agency_no, call_status, cadence_step, search[, campaign_id,
+ * project_id])` on a connection: the triggers call it (with the campaign and project since
+ * migration 011), so every connection that writes leads needs it (openDb registers it before
+ * migrating).
  */
 export function registerLeadSearch(db: Db): void {
-  db.function('lead_search_words', { deterministic: true, varargs: true }, (agencyNo, callStatus, cadenceStep, search, campaignId) =>
-    leadSearchWords(Number(agencyNo), String(callStatus), Number(cadenceStep), String(search), campaignId === undefined || campaignId === null ? undefined : String(campaignId)),
+  db.function('lead_search_words', { deterministic: true, varargs: true }, (agencyNo, callStatus, cadenceStep, search, campaignId, projectId) =>
+    leadSearchWords(
+      Number(agencyNo),
+      String(callStatus),
+      Number(cadenceStep),
+      String(search),
+      campaignId === undefined ? undefined : { campaignId: String(campaignId), projectId: String(projectId) },
+    ),
   );
 }

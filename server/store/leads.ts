@@ -287,8 +287,8 @@ export function leadsRepo(db: Db) {
   };
   const run1 = (st: Step) => statement(st.sql, true).get(st.params) as number;
 
-  // A search over a whole list or some of its campaigns: the FTS5 query counts it with no row read;
-  // the page either walks the list (or the campaigns' part of it) in order testing each entry's text
+  // A search over a whole list or some of its campaigns or projects: the FTS5 query counts it with no
+  // row read; the page either walks the list (or the filter's part of it) in order testing each entry's text
   // (cheap when matches are dense: it stops after offset + limit of them) or reads the matching rows
   // by rowid and sorts them (cheap when few).
   const agencyNo = db.prepare<[string], number>('SELECT rowid FROM agencies WHERE id = ?').pluck();
@@ -296,9 +296,10 @@ export function leadsRepo(db: Db) {
     `SELECT ${COLUMNS} FROM leads NOT INDEXED WHERE rowid IN (SELECT rowid FROM lead_search WHERE lead_search MATCH @phrase)
        AND agency_id = @agencyId AND ${listStatus(mode)}${mode === 'pipeline' ? ' AND cadence_step = @cadenceStep' : ''}
      ORDER BY created_at, id LIMIT @limit OFFSET @offset`;
-  // Documents name the lead's campaign (migration 011), not its project or cadence.
-  const indexed = (q: LeadPageQuery) =>
-    q.projectId === undefined && q.projectIds === undefined && q.cadenceId === undefined && (q.campaignIds === undefined || q.campaignIds.length > 0);
+  // Documents name the lead's campaign and project (migration 011), not its cadence. An empty
+  // filter matches nothing, which the walk answers at once.
+  const projectsOf = (q: LeadPageQuery) => (q.projectId !== undefined ? [q.projectId] : q.projectIds);
+  const indexed = (q: LeadPageQuery) => q.cadenceId === undefined && q.campaignIds?.length !== 0 && projectsOf(q)?.length !== 0;
 
   /**
    * The statements one page runs: the count, and the page's rows (null when the count says the
@@ -306,7 +307,7 @@ export function leadsRepo(db: Db) {
    */
   function choose(q: LeadPageQuery): { count: Step; total: number; page: Step | null } {
     const no = q.search && indexed(q) ? agencyNo.get(q.agencyId) : undefined;
-    const phrase = no !== undefined ? leadSearchPhrase(no, LIST_OF_MODE[q.mode], q.cadenceStep ?? 0, q.search!, q.campaignIds) : null;
+    const phrase = no !== undefined ? leadSearchPhrase(no, LIST_OF_MODE[q.mode], q.cadenceStep ?? 0, q.search!, { campaignIds: q.campaignIds, projectIds: projectsOf(q) }) : null;
     let count: Step;
     if (phrase !== null) count = { sql: 'SELECT count(*) FROM lead_search WHERE lead_search MATCH @phrase', params: { phrase } };
     else if (q.search) {
@@ -318,8 +319,8 @@ export function leadsRepo(db: Db) {
     if (phrase === null) return { count, total, page: walkPageStep(q) };
     const listed = run1(leadCountSql({ ...q, search: undefined }));
     const walk = ((q.offset + q.limit) * listed) / total;
-    // The campaigns' index holds no text: walking it reads each lead's row, as the other way does.
-    const perRow = q.campaignIds === undefined ? WALK_ENTRIES_PER_ROW : 1;
+    // A campaign's or project's index holds no text: walking it reads each lead's row, as the other way does.
+    const perRow = q.campaignIds === undefined && projectsOf(q) === undefined ? WALK_ENTRIES_PER_ROW : 1;
     const page =
       walk <= total * perRow
         ? walkPageStep(q)

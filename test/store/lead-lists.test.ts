@@ -92,6 +92,7 @@ function expected(q: LeadPageQuery) {
     .filter((l) => l.agencyId === q.agencyId)
     .filter((l) => (q.mode === 'pipeline' ? ['scheduled', 'calling', 'callback'].includes(l.callStatus) && l.cadenceStep === q.cadenceStep : l.callStatus === 'waiting_for_window'))
     .filter((l) => q.projectId === undefined || l.projectId === q.projectId)
+    .filter((l) => q.projectId !== undefined || q.projectIds === undefined || q.projectIds.includes(l.projectId))
     .filter((l) => q.campaignIds === undefined || q.campaignIds.includes(l.campaignId))
     .filter((l) => q.cadenceId === undefined || l.cadenceId === q.cadenceId)
     .filter((l) => !q.search || searchText(l).includes(q.search))
@@ -114,6 +115,11 @@ function queries(): LeadPageQuery[] {
       out.push({ agencyId, mode: 'pipeline', cadenceStep: 1, search, campaignIds: [own[0]!.id], limit: 10, offset: 0 });
       out.push({ agencyId, mode: 'pipeline', cadenceStep: 0, search, campaignIds: [own[1]!.id, own[2]!.id], limit: 10, offset: 2 });
       out.push({ agencyId, mode: 'pipeline', cadenceStep: 2, search, projectId: own[0]!.projectId, limit: 10, offset: 0 });
+      // A project_user key's view: its projects, alone or with a campaign; none at all sees nothing.
+      out.push({ agencyId, mode: 'pipeline', cadenceStep: 1, search, projectIds: [own[0]!.projectId, own[3]!.projectId], limit: 10, offset: 1 });
+      out.push({ agencyId, mode: 'pipeline', cadenceStep: 0, search, projectIds: [own[3]!.projectId], campaignIds: [own[2]!.id, own[3]!.id], limit: 10, offset: 0 });
+      out.push({ agencyId, mode: 'parked', search, projectIds: [own[0]!.projectId], limit: 10, offset: 0 });
+      out.push({ agencyId, mode: 'pipeline', cadenceStep: 0, search, projectIds: [], limit: 10, offset: 0 });
       out.push({ agencyId, mode: 'pipeline', cadenceStep: 0, search, cadenceId: 'cad_x', limit: 10, offset: 1 });
       out.push({ agencyId, mode: 'parked', search, campaignIds: [own[3]!.id], limit: 10, offset: 0 });
     }
@@ -196,11 +202,15 @@ describe('lead lists: counts and the search index stay exact', () => {
     const plan = (sql: string, ...params: unknown[]) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
     expect(plan('SELECT count(*) FROM lead_search WHERE lead_search MATCH ?', '"x"')).toMatch(/VIRTUAL TABLE INDEX/);
-    // A search of some campaigns is counted from the index too (migration 011), not by walking their leads.
+    // A search of some campaigns or projects is counted from the index too (migration 011), not by
+    // walking their leads; a cadence filter still walks.
     const own = campaigns.filter((c) => c.agencyId === 'ag_one');
-    const chosen = repos.leads.plan({ agencyId: 'ag_one', mode: 'pipeline', cadenceStep: 0, search: 'garcia', campaignIds: [own[0]!.id, own[2]!.id], limit: 10, offset: 0 });
-    expect(chosen.count).toMatch(/^SELECT count\(\*\) FROM lead_search WHERE lead_search MATCH @phrase => .*VIRTUAL TABLE INDEX/);
-    expect(repos.leads.plan({ agencyId: 'ag_one', mode: 'pipeline', cadenceStep: 0, search: 'garcia', projectId: own[0]!.projectId, limit: 10, offset: 0 }).count).toMatch(/instr\(search, @search\)/);
+    const q = { agencyId: 'ag_one', mode: 'pipeline', cadenceStep: 0, search: 'garcia', limit: 10, offset: 0 } as const;
+    const fromIndex = /^SELECT count\(\*\) FROM lead_search WHERE lead_search MATCH @phrase => .*VIRTUAL TABLE INDEX/;
+    expect(repos.leads.plan({ ...q, campaignIds: [own[0]!.id, own[2]!.id] }).count).toMatch(fromIndex);
+    expect(repos.leads.plan({ ...q, projectId: own[0]!.projectId }).count).toMatch(fromIndex);
+    expect(repos.leads.plan({ ...q, projectIds: [own[0]!.projectId, own[3]!.projectId], campaignIds: [own[3]!.id] }).count).toMatch(fromIndex);
+    expect(repos.leads.plan({ ...q, cadenceId: 'cad_x' }).count).toMatch(/instr\(search, @search\)/);
     expect(plan("SELECT coalesce(sum(n), 0) FROM lead_list_counts WHERE agency_id = ? AND list = 'p' AND cadence_step = ?", 'a', 0)).toMatch(
       /SEARCH lead_list_counts USING PRIMARY KEY \(agency_id=\? AND list=\? AND cadence_step=\?\)/,
     );

@@ -69,10 +69,13 @@ describe('a schema-3 database', () => {
     expect(h.repos.runInputs.get(AGENCY, OLD_RUN)).toMatchObject({ executionId: run.id, campaignId: CAMPAIGN });
   });
 
-  it("indexes the old lead's campaign: a search of its campaign finds it from the index, another campaign's does not", () => {
+  it("indexes the old lead's campaign and project: a search of either finds it from the index, another's does not", () => {
     const q = { agencyId: AGENCY, mode: 'pipeline', cadenceStep: 0, search: '5550111', limit: 10, offset: 0 } as const;
-    expect(h.repos.leads.page({ ...q, campaignIds: [CAMPAIGN] }).leads.map((l) => l.contactId)).toEqual(['ct_fixture']);
-    expect(h.repos.leads.plan({ ...q, campaignIds: [CAMPAIGN] }).count).toMatch(/lead_search MATCH/);
+    const projectId = h.repos.leads.ofContact(AGENCY, LOCATION, 'ct_fixture')[0]!.projectId;
+    for (const filter of [{ campaignIds: [CAMPAIGN] }, { projectIds: [projectId] }]) {
+      expect(h.repos.leads.page({ ...q, ...filter }).leads.map((l) => l.contactId)).toEqual(['ct_fixture']);
+      expect(h.repos.leads.plan({ ...q, ...filter }).count).toMatch(/lead_search MATCH/);
+    }
     // The same id in another case is another campaign: ids are case-sensitive, the index's words are not.
     expect(h.repos.leads.page({ ...q, campaignIds: [CAMPAIGN.toUpperCase()] })).toEqual({ leads: [], total: 0 });
   });

@@ -15,9 +15,9 @@ import type { Migration } from './index.js';
  */
 type Row = 'new' | 'old';
 const list = (row: Row) => leadListSqlOf(`${row}.call_status`);
-/** A row's document, as SQL: with its campaign's word from migration 011 on. */
-const words = (row: Row, campaign: boolean) =>
-  `lead_search_words((SELECT rowid FROM agencies WHERE id = ${row}.agency_id), ${row}.call_status, ${row}.cadence_step, ${row}.search${campaign ? `, ${row}.campaign_id` : ''})`;
+/** A row's document, as SQL: with its campaign's and project's words from migration 011 on. */
+const words = (row: Row, tagged: boolean) =>
+  `lead_search_words((SELECT rowid FROM agencies WHERE id = ${row}.agency_id), ${row}.call_status, ${row}.cadence_step, ${row}.search${tagged ? `, ${row}.campaign_id, ${row}.project_id` : ''})`;
 const add = (row: Row) => `
         INSERT INTO lead_list_counts (agency_id, list, cadence_step, campaign_id, cadence_id, project_id, n)
           SELECT ${row}.agency_id, ${list(row)}, ${row}.cadence_step, ${row}.campaign_id, coalesce(${row}.cadence_id, ''), ${row}.project_id, 1
@@ -27,37 +27,37 @@ const remove = (row: Row) => `
         UPDATE lead_list_counts SET n = n - 1
           WHERE agency_id = ${row}.agency_id AND list = ${list(row)} AND cadence_step = ${row}.cadence_step
             AND campaign_id = ${row}.campaign_id AND cadence_id = coalesce(${row}.cadence_id, '');`;
-const index = (row: Row, campaign: boolean) => `
-        INSERT INTO lead_search (rowid, words) SELECT ${row}.rowid, w FROM (SELECT ${words(row, campaign)} AS w) WHERE w IS NOT NULL;`;
+const index = (row: Row, tagged: boolean) => `
+        INSERT INTO lead_search (rowid, words) SELECT ${row}.rowid, w FROM (SELECT ${words(row, tagged)} AS w) WHERE w IS NOT NULL;`;
 
 /**
- * The two triggers that write documents (the insert trigger also counts the lead); `campaign`:
- * documents carry the campaign's word (migration 011).
+ * The two triggers that write documents (the insert trigger also counts the lead); `tagged`:
+ * documents carry the campaign's and project's words (migration 011).
  */
-export function leadSearchTriggersSql(campaign: boolean): string {
-  // A document depends on the campaign only once it names it.
-  const campaignColumn = campaign ? ' campaign_id,' : '';
-  const campaignChanged = campaign ? ' OR old.campaign_id IS NOT new.campaign_id' : '';
+export function leadSearchTriggersSql(tagged: boolean): string {
+  // A document depends on the campaign and project only once it names them.
+  const tagColumns = tagged ? ' campaign_id, project_id,' : '';
+  const tagsChanged = tagged ? ' OR old.campaign_id IS NOT new.campaign_id OR old.project_id IS NOT new.project_id' : '';
   return `
       CREATE TRIGGER leads_lists_insert AFTER INSERT ON leads BEGIN
         ${add('new')}
-        ${index('new', campaign)}
+        ${index('new', tagged)}
       END;
-      CREATE TRIGGER leads_search_update AFTER UPDATE OF agency_id, call_status, cadence_step,${campaignColumn} search ON leads
+      CREATE TRIGGER leads_search_update AFTER UPDATE OF agency_id, call_status, cadence_step,${tagColumns} search ON leads
         WHEN old.agency_id IS NOT new.agency_id OR ${list('old')} IS NOT ${list('new')} OR old.cadence_step IS NOT new.cadence_step
-          OR old.search IS NOT new.search${campaignChanged}
+          OR old.search IS NOT new.search${tagsChanged}
       BEGIN
         DELETE FROM lead_search WHERE rowid = old.rowid;
-        ${index('new', campaign)}
+        ${index('new', tagged)}
       END;`;
 }
 
 /** Every listed lead's document, written into an empty `lead_search`. */
-export function leadSearchBackfillSql(campaign: boolean): string {
+export function leadSearchBackfillSql(tagged: boolean): string {
   return `
       INSERT INTO lead_search (rowid, words)
         SELECT r, w FROM (
-          SELECT l.rowid AS r, lead_search_words((SELECT a.rowid FROM agencies a WHERE a.id = l.agency_id), l.call_status, l.cadence_step, l.search${campaign ? ', l.campaign_id' : ''}) AS w
+          SELECT l.rowid AS r, lead_search_words((SELECT a.rowid FROM agencies a WHERE a.id = l.agency_id), l.call_status, l.cadence_step, l.search${tagged ? ', l.campaign_id, l.project_id' : ''}) AS w
           FROM leads l
         ) WHERE w IS NOT NULL;`;
 }

@@ -24,7 +24,7 @@ export function openDb(file: string, onUpgrade?: UpgradeProgress): Db {
 
 /**
  * Told before and after each step that upgrades a store holding an earlier schema (never for a new
- * store): some steps rewrite every row of a table (migration 011, ~80 s at 1M leads on a 2-core
+ * store): some steps rewrite every row of a table (migration 011, ~85 s at 1M leads on a 2-core
  * machine), and a start that waits that long says why.
  */
 export type UpgradeProgress = (e: { version: number; name: string; ms?: number }) => void;

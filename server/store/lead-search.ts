@@ -58,16 +58,16 @@ const encode = (codePoints: readonly string[]) =>
  * `k` a campaign, `j` a project; letters end each number, so no two lists share a prefix and no
  * two kinds share a word.
  */
+type WordKind = 'x' | 'k' | 'j';
 function listPrefix(agencyNo: number, list: LeadList, step: number, kind: WordKind = 'x'): string {
   return `${agencyNo}${list}${list === 'p' ? step : ''}${kind}`;
 }
-type WordKind = 'x' | 'k' | 'j';
 
 /**
  * A campaign's (`k`) or project's (`j`) word in one list: its id, every character encoded as a
  * trigram's are, so ids that differ only in case stay apart (the tokenizer folds case).
  */
-const idWord = (kind: 'k' | 'j', agencyNo: number, list: LeadList, step: number, id: string) => listPrefix(agencyNo, list, step, kind) + encode(Array.from(id));
+const idWord = (kind: Exclude<WordKind, 'x'>, agencyNo: number, list: LeadList, step: number, id: string) => listPrefix(agencyNo, list, step, kind) + encode(Array.from(id));
 
 function trigramWords(prefix: string, text: string): string[] {
   const chars = Array.from(text);
@@ -106,7 +106,7 @@ const MIN_INDEXED_SEARCH = 3;
  */
 export function leadSearchPhrase(agencyNo: number, list: LeadList, step: number, search: string, filters: { campaignIds?: readonly string[]; projectIds?: readonly string[] } = {}): string | null {
   if (Array.from(search).length < MIN_INDEXED_SEARCH) return null;
-  const any = (kind: 'k' | 'j', ids: readonly string[]) => ` AND (${ids.map((id) => `"${idWord(kind, agencyNo, list, step, id)}"`).join(' OR ')})`;
+  const any = (kind: Exclude<WordKind, 'x'>, ids: readonly string[]) => ` AND (${ids.map((id) => `"${idWord(kind, agencyNo, list, step, id)}"`).join(' OR ')})`;
   return (
     `"${trigramWords(listPrefix(agencyNo, list, step), search).join(' ')}"` +
     (filters.campaignIds ? any('k', filters.campaignIds) : '') +

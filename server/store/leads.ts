@@ -201,11 +201,12 @@ function leadCountSql(q: LeadPageQuery): { sql: string; params: Record<string, u
 }
 
 /**
- * How many list entries a search may cost walking the list in order (testing each one's text in
- * the index) per matching lead read by rowid and sorted: reading a row and sorting it costs about
- * this many index entries tested (measured with bench/lead-list.ts).
+ * How many list entries a search may cost walking the list in order per matching lead read by
+ * rowid and sorted: where the walked index holds the text (`leads_step_search`), reading a row and
+ * sorting it costs about this many entries tested (measured with bench/lead-list.ts); any other
+ * index makes the walk read each entry's row, as the other way does, so one.
  */
-const WALK_ENTRIES_PER_ROW = 4;
+const walkEntriesPerRow = (q: LeadPageQuery) => (listIndex(q) === 'leads_step_search' ? 4 : 1);
 
 const COLUMNS = `id, agency_id, project_id, campaign_id, contact_id, queue_id, cadence_id, cadence_step, call_status,
   next_call_time, timezone, first_name, full_name, email, phone, live, caller_preference, tags, location_id,
@@ -319,10 +320,8 @@ export function leadsRepo(db: Db) {
     if (phrase === null) return { count, total, page: walkPageStep(q) };
     const listed = run1(leadCountSql({ ...q, search: undefined }));
     const walk = ((q.offset + q.limit) * listed) / total;
-    // A campaign's or project's index holds no text: walking it reads each lead's row, as the other way does.
-    const perRow = q.campaignIds === undefined && projectsOf(q) === undefined ? WALK_ENTRIES_PER_ROW : 1;
     const page =
-      walk <= total * perRow
+      walk <= total * walkEntriesPerRow(q)
         ? walkPageStep(q)
         : { sql: searchPageSql(q.mode), params: { phrase, agencyId: q.agencyId, ...(q.mode === 'pipeline' && { cadenceStep: q.cadenceStep ?? 0 }), limit: q.limit, offset: q.offset } };
     return { count, total, page };

@@ -13,7 +13,8 @@ import type { Migration } from './index.js';
  * The index is keyed on the leads' and agencies' rowids: a `VACUUM` may renumber them, so one must be followed by
  * `INSERT INTO lead_search(lead_search) VALUES ('delete-all')` and the backfill (as migration 011 does it).
  */
-type Row = 'new' | 'old';
+/** A trigger's row, or the backfill's (`leads l`). */
+type Row = 'new' | 'old' | 'l';
 const list = (row: Row) => leadListSqlOf(`${row}.call_status`);
 /** A row's document, as SQL: with its campaign's and project's words from migration 011 on. */
 const words = (row: Row, tagged: boolean) =>
@@ -56,10 +57,7 @@ export function leadSearchTriggersSql(tagged: boolean): string {
 export function leadSearchBackfillSql(tagged: boolean): string {
   return `
       INSERT INTO lead_search (rowid, words)
-        SELECT r, w FROM (
-          SELECT l.rowid AS r, lead_search_words((SELECT a.rowid FROM agencies a WHERE a.id = l.agency_id), l.call_status, l.cadence_step, l.search${tagged ? ', l.campaign_id, l.project_id' : ''}) AS w
-          FROM leads l
-        ) WHERE w IS NOT NULL;`;
+        SELECT r, w FROM (SELECT l.rowid AS r, ${words('l', tagged)} AS w FROM leads l) WHERE w IS NOT NULL;`;
 }
 
 export const m010LeadSearch: Migration = {

@@ -19,6 +19,8 @@ import { seededRandom } from '../test/helpers/random.js';
 
 const FIRST = ['ana', 'bo', 'cy', 'dana', 'eli', 'fay', 'gus', 'hana', 'ivo', 'jo', 'kai', 'lea', 'max', 'nia', 'olu', 'pia', 'quin', 'ravi', 'sam', 'tess'];
 const LAST = ['garcia', 'smith', 'nguyen', 'kim', 'lopez', 'brown', 'okafor', 'patel', 'rossi', 'novak', 'silva', 'khan', 'meyer', 'diaz', 'sato', 'haddad', 'ivanova', 'murphy', 'chen', 'adeyemi'];
+/** A lead follows its campaign's cadence: alternate campaigns use each. */
+const CADENCES = ['cad_daily', 'cad_weekly'];
 const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
 interface World {
@@ -30,20 +32,23 @@ interface World {
   insertMs: number;
 }
 
-/** An agency with 4 projects x 10 campaigns and `count` leads over 5 cadence steps, inserted in one transaction through the repository. */
+/**
+ * An agency with 4 projects x 10 campaigns on two cadences (alternate campaigns) and `count` leads
+ * over 5 cadence steps, inserted in one transaction through the repository.
+ */
 function build(count: number): World {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-leads-'));
   const db = openDb(path.join(dir, 'app.db'));
   const repos = createRepos(db);
   const agencyId = 'bench';
   repos.agencies.ensure(agencyId, 'Bench Agency', 100);
-  const campaigns: { id: string; projectId: string; locationId: string; name: string }[] = [];
+  const campaigns: { id: string; projectId: string; locationId: string; name: string; cadenceId: string }[] = [];
   for (let p = 0; p < 4; p++) {
     const project = repos.projects.insert({ agencyId, crm: 'crm_a', locationId: `loc_bench_${p}`, timezone: 'America/Chicago', agencyName: 'Bench', active: true, status: 'live', installed: true, businessName: `Clinic ${p}` });
     const agent = repos.agents.insert({ agencyId, projectId: project.id, locationId: project.locationId, name: 'a', agentType: 'outreach', capabilities: [], campaignId: null, postCallFields: [] } as never);
     for (let c = 0; c < 10; c++) {
       const campaign = repos.campaigns.insert({ agencyId, projectId: project.id, agentId: agent.id, name: `Campaign ${p}.${c}`, activeTags: ['new-lead'], inactiveTags: [], dialing: 'pd', agentType: null, fromNumbers: [], active: true, config: {} });
-      campaigns.push({ id: campaign.id, projectId: project.id, locationId: project.locationId, name: campaign.name });
+      campaigns.push({ id: campaign.id, projectId: project.id, locationId: project.locationId, name: campaign.name, cadenceId: CADENCES[c % 2]! });
     }
   }
   const random = seededRandom(42);
@@ -64,7 +69,7 @@ function build(count: number): World {
         campaignId: campaign.id,
         contactId: `ct_${i}`,
         queueId: `queue_${campaign.id}`,
-        cadenceId: 'cad_bench',
+        cadenceId: campaign.cadenceId,
         cadenceStep: Math.floor(random() * 5),
         callStatus: status,
         nextCallTime: at,
@@ -153,6 +158,12 @@ export async function run(): Promise<void> {
       name: 'page-project-search',
       // A project_user key's search: its project (a quarter of the leads at a step), searched.
       query: (i) => ({ agencyId: world.agencyId, mode: 'pipeline', cadenceStep: 0, projectIds: [world.projectIds[i % 4]!], search: LAST[i % LAST.length]!, limit, offset: 0 }),
+    },
+    {
+      name: 'page-cadence-search',
+      // One cadence's leads at a step (half of them), searched: documents do not name cadences, so
+      // the phrase's matches are read by rowid and their cadence tested.
+      query: (i) => ({ agencyId: world.agencyId, mode: 'pipeline', cadenceStep: 0, cadenceId: CADENCES[i % 2]!, search: LAST[i % LAST.length]!, limit, offset: 0 }),
     },
     {
       name: 'page-step',

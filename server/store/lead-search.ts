@@ -14,10 +14,11 @@ import type { Db } from './db.js';
  * The words are alphanumeric ASCII so the `ascii` tokenizer keeps each one whole, and short: the
  * index holds one position per character of every listed lead's text.
  *
- * Since migration 011 a document also ends with two words naming the lead's campaign and project,
- * under the same list prefix: a search of some campaigns (or projects) is the phrase AND any of
- * their words, so FTS5 intersects the doclists instead of the list walking each campaign's (or
- * project's) leads testing their text.
+ * Since migration 011 a document also ends with words naming the lead's campaign and project, and
+ * since 012 its cadence (a lead on the default one-step cadence has none), under the same list
+ * prefix: a search of some campaigns (or projects, or a cadence) is the phrase AND any of their
+ * words, so FTS5 intersects the doclists instead of the list walking each campaign's (or
+ * project's, or cadence's) leads testing their text.
  */
 
 /** The statuses each list shows: `p` the cadence-step list (spec 4.7), `w` the parked list (4.8). */
@@ -55,17 +56,17 @@ const encode = (codePoints: readonly string[]) =>
 /**
  * The prefix of every word of one list: the agency's number (the rowid of its `agencies` row,
  * decimal), the list letter, the step (decimal, `p` only), then the word's kind: `x` a trigram,
- * `k` a campaign, `j` a project; letters end each number, so no two lists share a prefix and no
- * two kinds share a word.
+ * `k` a campaign, `j` a project, `c` a cadence; letters end each number, so no two lists share a
+ * prefix and no two kinds share a word.
  */
-type WordKind = 'x' | 'k' | 'j';
+type WordKind = 'x' | 'k' | 'j' | 'c';
 function listPrefix(agencyNo: number, list: LeadList, step: number, kind: WordKind = 'x'): string {
   return `${agencyNo}${list}${list === 'p' ? step : ''}${kind}`;
 }
 
 /**
- * A campaign's (`k`) or project's (`j`) word in one list: its id, every character encoded as a
- * trigram's are, so ids that differ only in case stay apart (the tokenizer folds case).
+ * A campaign's (`k`), project's (`j`) or cadence's (`c`) word in one list: its id, every character
+ * encoded as a trigram's are, so ids that differ only in case stay apart (the tokenizer folds case).
  */
 const idWord = (kind: Exclude<WordKind, 'x'>, agencyNo: number, list: LeadList, step: number, id: string) => listPrefix(agencyNo, list, step, kind) + encode(Array.from(id));
 
@@ -76,16 +77,18 @@ function trigramWords(prefix: string, text: string): string[] {
   return words;
 }
 
-/** What a document names besides its text (migration 011 on). */
+/** What a document names besides its text: campaign and project (migration 011 on), cadence (012 on). */
 export interface LeadTags {
   campaignId: string;
   projectId: string;
+  /** absent: a document before 012; null: the lead follows the default one-step cadence (no word) */
+  cadenceId?: string | null;
 }
 
 /**
- * A lead's document in the index: its trigrams, then its campaign's and project's words when given
- * (migration 011 on); null when it is in no list, or its text is shorter than a trigram (no search
- * of the index can match it then).
+ * A lead's document in the index: its trigrams, then its campaign's, project's and cadence's words
+ * when given (migrations 011 and 012); null when it is in no list, or its text is shorter than a
+ * trigram (no search of the index can match it then).
  */
 export function leadSearchWords(agencyNo: number, callStatus: string, cadenceStep: number, search: string, tags?: LeadTags): string | null {
   const list = leadListOf(callStatus);
@@ -93,6 +96,7 @@ export function leadSearchWords(agencyNo: number, callStatus: string, cadenceSte
   const words = trigramWords(listPrefix(agencyNo, list, cadenceStep), search);
   if (words.length === 0) return null;
   if (tags) words.push(idWord('k', agencyNo, list, cadenceStep, tags.campaignId), idWord('j', agencyNo, list, cadenceStep, tags.projectId));
+  if (tags?.cadenceId) words.push(idWord('c', agencyNo, list, cadenceStep, tags.cadenceId));
   return words.join(' ');
 }
 
@@ -101,33 +105,42 @@ const MIN_INDEXED_SEARCH = 3;
 
 /**
  * The FTS5 query for a search of one list: the phrase of its trigrams, AND any of `campaignIds`'
- * words, AND any of `projectIds`' (each filter given: at least one id); null when the search is
- * too short for the index.
+ * words, AND any of `projectIds`', AND any of `cadenceIds`' (each filter given: at least one id);
+ * null when the search is too short for the index.
  */
-export function leadSearchPhrase(agencyNo: number, list: LeadList, step: number, search: string, filters: { campaignIds?: readonly string[]; projectIds?: readonly string[] } = {}): string | null {
+export function leadSearchPhrase(
+  agencyNo: number,
+  list: LeadList,
+  step: number,
+  search: string,
+  filters: { campaignIds?: readonly string[]; projectIds?: readonly string[]; cadenceIds?: readonly string[] } = {},
+): string | null {
   if (Array.from(search).length < MIN_INDEXED_SEARCH) return null;
   const any = (kind: Exclude<WordKind, 'x'>, ids: readonly string[]) => ` AND (${ids.map((id) => `"${idWord(kind, agencyNo, list, step, id)}"`).join(' OR ')})`;
   return (
     `"${trigramWords(listPrefix(agencyNo, list, step), search).join(' ')}"` +
     (filters.campaignIds ? any('k', filters.campaignIds) : '') +
-    (filters.projectIds ? any('j', filters.projectIds) : '')
+    (filters.projectIds ? any('j', filters.projectIds) : '') +
+    (filters.cadenceIds ? any('c', filters.cadenceIds) : '')
   );
 }
 
 /**
  * Registers `lead_search_words(agency_no, call_status, cadence_step, search[, campaign_id,
- * project_id])` on a connection: the triggers call it (with the campaign and project since
- * migration 011), so every connection that writes leads needs it (openDb registers it before
- * migrating).
+ * project_id[, cadence_id]])` on a connection: the triggers call it (with the campaign and project
+ * since migration 011, the cadence since 012), so every connection that writes leads needs it
+ * (openDb registers it before migrating).
  */
 export function registerLeadSearch(db: Db): void {
-  db.function('lead_search_words', { deterministic: true, varargs: true }, (agencyNo, callStatus, cadenceStep, search, campaignId, projectId) =>
+  db.function('lead_search_words', { deterministic: true, varargs: true }, (agencyNo, callStatus, cadenceStep, search, campaignId, projectId, cadenceId) =>
     leadSearchWords(
       Number(agencyNo),
       String(callStatus),
       Number(cadenceStep),
       String(search),
-      campaignId === undefined ? undefined : { campaignId: String(campaignId), projectId: String(projectId) },
+      campaignId === undefined
+        ? undefined
+        : { campaignId: String(campaignId), projectId: String(projectId), ...(cadenceId !== undefined && { cadenceId: cadenceId === null ? null : String(cadenceId) }) },
     ),
   );
 }

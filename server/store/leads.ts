@@ -288,7 +288,7 @@ export function leadsRepo(db: Db) {
   };
   const run1 = (st: Step) => statement(st.sql, true).get(st.params) as number;
 
-  // A search over a whole list or some of its campaigns or projects: the FTS5 query counts it with no
+  // A search over a whole list or some of its campaigns, projects or a cadence: the FTS5 query counts it with no
   // row read; the page either walks the list (or the filter's part of it) in order testing each entry's text
   // (cheap when matches are dense: it stops after offset + limit of them) or reads the matching rows
   // by rowid and sorts them (cheap when few).
@@ -297,10 +297,10 @@ export function leadsRepo(db: Db) {
     `SELECT ${COLUMNS} FROM leads NOT INDEXED WHERE rowid IN (SELECT rowid FROM lead_search WHERE lead_search MATCH @phrase)
        AND agency_id = @agencyId AND ${listStatus(mode)}${mode === 'pipeline' ? ' AND cadence_step = @cadenceStep' : ''}
      ORDER BY created_at, id LIMIT @limit OFFSET @offset`;
-  // Documents name the lead's campaign and project (migration 011), not its cadence. An empty
+  // Documents name the lead's campaign and project (migration 011) and cadence (012). An empty
   // filter matches nothing, which the walk answers at once.
   const projectsOf = (q: LeadPageQuery) => (q.projectId !== undefined ? [q.projectId] : q.projectIds);
-  const indexed = (q: LeadPageQuery) => q.cadenceId === undefined && q.campaignIds?.length !== 0 && projectsOf(q)?.length !== 0;
+  const indexed = (q: LeadPageQuery) => q.campaignIds?.length !== 0 && projectsOf(q)?.length !== 0;
 
   /**
    * The statements one page runs: the count, and the page's rows (null when the count says the
@@ -308,7 +308,8 @@ export function leadsRepo(db: Db) {
    */
   function choose(q: LeadPageQuery): { count: Step; total: number; page: Step | null } {
     const no = q.search && indexed(q) ? agencyNo.get(q.agencyId) : undefined;
-    const phrase = no !== undefined ? leadSearchPhrase(no, LIST_OF_MODE[q.mode], q.cadenceStep ?? 0, q.search!, { campaignIds: q.campaignIds, projectIds: projectsOf(q) }) : null;
+    const filters = { campaignIds: q.campaignIds, projectIds: projectsOf(q), cadenceIds: q.cadenceId === undefined ? undefined : [q.cadenceId] };
+    const phrase = no !== undefined ? leadSearchPhrase(no, LIST_OF_MODE[q.mode], q.cadenceStep ?? 0, q.search!, filters) : null;
     let count: Step;
     if (phrase !== null) count = { sql: 'SELECT count(*) FROM lead_search WHERE lead_search MATCH @phrase', params: { phrase } };
     else if (q.search) {

@@ -120,7 +120,15 @@ function queries(): LeadPageQuery[] {
       out.push({ agencyId, mode: 'pipeline', cadenceStep: 0, search, projectIds: [own[3]!.projectId], campaignIds: [own[2]!.id, own[3]!.id], limit: 10, offset: 0 });
       out.push({ agencyId, mode: 'parked', search, projectIds: [own[0]!.projectId], limit: 10, offset: 0 });
       out.push({ agencyId, mode: 'pipeline', cadenceStep: 0, search, projectIds: [], limit: 10, offset: 0 });
-      out.push({ agencyId, mode: 'pipeline', cadenceStep: 0, search, cadenceId: 'cad_x', limit: 10, offset: 1 });
+      // A cadence's leads (its word in the documents since migration 012), at several pages, with
+      // other filters, parked, and a cadence no lead follows.
+      for (const [offset, limit] of [[0, 1], [1, 10], [7, 5], [40, 100]] as const) {
+        out.push({ agencyId, mode: 'pipeline', cadenceStep: offset % 3, search, cadenceId: 'cad_x', limit, offset });
+      }
+      out.push({ agencyId, mode: 'pipeline', cadenceStep: 1, search, cadenceId: 'cad_x', campaignIds: [own[0]!.id, own[1]!.id], limit: 10, offset: 0 });
+      out.push({ agencyId, mode: 'pipeline', cadenceStep: 2, search, cadenceId: 'cad_x', projectIds: [own[3]!.projectId], limit: 3, offset: 1 });
+      out.push({ agencyId, mode: 'parked', search, cadenceId: 'cad_x', limit: 10, offset: 0 });
+      out.push({ agencyId, mode: 'pipeline', cadenceStep: 0, search, cadenceId: 'cad_none', limit: 10, offset: 0 });
       out.push({ agencyId, mode: 'parked', search, campaignIds: [own[3]!.id], limit: 10, offset: 0 });
     }
   }
@@ -202,15 +210,17 @@ describe('lead lists: counts and the search index stay exact', () => {
     const plan = (sql: string, ...params: unknown[]) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
     expect(plan('SELECT count(*) FROM lead_search WHERE lead_search MATCH ?', '"x"')).toMatch(/VIRTUAL TABLE INDEX/);
-    // A search of some campaigns or projects is counted from the index too (migration 011), not by
-    // walking their leads; a cadence filter still walks.
+    // A search of some campaigns, projects (migration 011) or a cadence (012) is counted from the
+    // index too, not by walking their leads; a search too short for the index still walks.
     const own = campaigns.filter((c) => c.agencyId === 'ag_one');
     const q = { agencyId: 'ag_one', mode: 'pipeline', cadenceStep: 0, search: 'garcia', limit: 10, offset: 0 } as const;
     const fromIndex = /^SELECT count\(\*\) FROM lead_search WHERE lead_search MATCH @phrase => .*VIRTUAL TABLE INDEX/;
     expect(repos.leads.plan({ ...q, campaignIds: [own[0]!.id, own[2]!.id] }).count).toMatch(fromIndex);
     expect(repos.leads.plan({ ...q, projectId: own[0]!.projectId }).count).toMatch(fromIndex);
     expect(repos.leads.plan({ ...q, projectIds: [own[0]!.projectId, own[3]!.projectId], campaignIds: [own[3]!.id] }).count).toMatch(fromIndex);
-    expect(repos.leads.plan({ ...q, cadenceId: 'cad_x' }).count).toMatch(/instr\(search, @search\)/);
+    expect(repos.leads.plan({ ...q, cadenceId: 'cad_x' }).count).toMatch(fromIndex);
+    expect(repos.leads.plan({ ...q, cadenceId: 'cad_x', campaignIds: [own[0]!.id] }).count).toMatch(fromIndex);
+    expect(repos.leads.plan({ ...q, cadenceId: 'cad_x', search: 'ga' }).count).toMatch(/instr\(search, @search\)/);
     expect(plan("SELECT coalesce(sum(n), 0) FROM lead_list_counts WHERE agency_id = ? AND list = 'p' AND cadence_step = ?", 'a', 0)).toMatch(
       /SEARCH lead_list_counts USING PRIMARY KEY \(agency_id=\? AND list=\? AND cadence_step=\?\)/,
     );

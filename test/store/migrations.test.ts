@@ -69,15 +69,17 @@ describe('a schema-3 database', () => {
     expect(h.repos.runInputs.get(AGENCY, OLD_RUN)).toMatchObject({ executionId: run.id, campaignId: CAMPAIGN });
   });
 
-  it("indexes the old lead's campaign and project: a search of either finds it from the index, another's does not", () => {
+  it("indexes the old lead's campaign, project and cadence: a search of any finds it from the index, another's does not", () => {
     const q = { agencyId: AGENCY, mode: 'pipeline', cadenceStep: 0, search: '5550111', limit: 10, offset: 0 } as const;
-    const projectId = h.repos.leads.ofContact(AGENCY, LOCATION, 'ct_fixture')[0]!.projectId;
-    for (const filter of [{ campaignIds: [CAMPAIGN] }, { projectIds: [projectId] }]) {
+    const { projectId, cadenceId } = h.repos.leads.ofContact(AGENCY, LOCATION, 'ct_fixture')[0]!;
+    expect(cadenceId).toMatch(/^cad_/);
+    for (const filter of [{ campaignIds: [CAMPAIGN] }, { projectIds: [projectId] }, { cadenceId: cadenceId! }]) {
       expect(h.repos.leads.page({ ...q, ...filter }).leads.map((l) => l.contactId)).toEqual(['ct_fixture']);
       expect(h.repos.leads.plan({ ...q, ...filter }).count).toMatch(/lead_search MATCH/);
     }
     // The same id in another case is another campaign: ids are case-sensitive, the index's words are not.
     expect(h.repos.leads.page({ ...q, campaignIds: [CAMPAIGN.toUpperCase()] })).toEqual({ leads: [], total: 0 });
+    expect(h.repos.leads.page({ ...q, cadenceId: cadenceId!.toUpperCase() })).toEqual({ leads: [], total: 0 });
   });
 
   it('finds a run started before the upgrade: a re-delivered event is a duplicate of it, under its old id', async () => {

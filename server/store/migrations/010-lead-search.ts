@@ -11,14 +11,19 @@ import type { Migration } from './index.js';
  *   a search over a whole list is counted from it alone.
  *
  * The index is keyed on the leads' and agencies' rowids: a `VACUUM` may renumber them, so one must be followed by
- * `INSERT INTO lead_search(lead_search) VALUES ('delete-all')` and the backfill (as migration 011 does it).
+ * `INSERT INTO lead_search(lead_search) VALUES ('delete-all')` and the backfill (as migrations 011 and 012 do it).
  */
 /** A trigger's row, or the backfill's (`leads l`). */
 type Row = 'new' | 'old' | 'l';
 const list = (row: Row) => leadListSqlOf(`${row}.call_status`);
-/** A row's document, as SQL: with its campaign's and project's words from migration 011 on. */
-const words = (row: Row, tagged: boolean) =>
-  `lead_search_words((SELECT rowid FROM agencies WHERE id = ${row}.agency_id), ${row}.call_status, ${row}.cadence_step, ${row}.search${tagged ? `, ${row}.campaign_id, ${row}.project_id` : ''})`;
+/**
+ * The ids a document names besides its text, as `lead_search_words` takes them: none (this
+ * migration), the campaign and project (011), and the cadence (012).
+ */
+export type DocumentTags = readonly [] | readonly ['campaign_id', 'project_id'] | readonly ['campaign_id', 'project_id', 'cadence_id'];
+/** A row's document, as SQL. */
+const words = (row: Row, tags: DocumentTags) =>
+  `lead_search_words((SELECT rowid FROM agencies WHERE id = ${row}.agency_id), ${row}.call_status, ${row}.cadence_step, ${row}.search${tags.map((c) => `, ${row}.${c}`).join('')})`;
 const add = (row: Row) => `
         INSERT INTO lead_list_counts (agency_id, list, cadence_step, campaign_id, cadence_id, project_id, n)
           SELECT ${row}.agency_id, ${list(row)}, ${row}.cadence_step, ${row}.campaign_id, coalesce(${row}.cadence_id, ''), ${row}.project_id, 1
@@ -28,36 +33,33 @@ const remove = (row: Row) => `
         UPDATE lead_list_counts SET n = n - 1
           WHERE agency_id = ${row}.agency_id AND list = ${list(row)} AND cadence_step = ${row}.cadence_step
             AND campaign_id = ${row}.campaign_id AND cadence_id = coalesce(${row}.cadence_id, '');`;
-const index = (row: Row, tagged: boolean) => `
-        INSERT INTO lead_search (rowid, words) SELECT ${row}.rowid, w FROM (SELECT ${words(row, tagged)} AS w) WHERE w IS NOT NULL;`;
+const index = (row: Row, tags: DocumentTags) => `
+        INSERT INTO lead_search (rowid, words) SELECT ${row}.rowid, w FROM (SELECT ${words(row, tags)} AS w) WHERE w IS NOT NULL;`;
 
-/**
- * The two triggers that write documents (the insert trigger also counts the lead); `tagged`:
- * documents carry the campaign's and project's words (migration 011).
- */
-export function leadSearchTriggersSql(tagged: boolean): string {
-  // A document depends on the campaign and project only once it names them.
-  const tagColumns = tagged ? ' campaign_id, project_id,' : '';
-  const tagsChanged = tagged ? ' OR old.campaign_id IS NOT new.campaign_id OR old.project_id IS NOT new.project_id' : '';
+/** The two triggers that write documents naming `tags` (the insert trigger also counts the lead). */
+export function leadSearchTriggersSql(tags: DocumentTags): string {
+  // A document depends on an id only once it names it.
+  const tagColumns = tags.map((c) => ` ${c},`).join('');
+  const tagsChanged = tags.map((c) => ` OR old.${c} IS NOT new.${c}`).join('');
   return `
       CREATE TRIGGER leads_lists_insert AFTER INSERT ON leads BEGIN
         ${add('new')}
-        ${index('new', tagged)}
+        ${index('new', tags)}
       END;
       CREATE TRIGGER leads_search_update AFTER UPDATE OF agency_id, call_status, cadence_step,${tagColumns} search ON leads
         WHEN old.agency_id IS NOT new.agency_id OR ${list('old')} IS NOT ${list('new')} OR old.cadence_step IS NOT new.cadence_step
           OR old.search IS NOT new.search${tagsChanged}
       BEGIN
         DELETE FROM lead_search WHERE rowid = old.rowid;
-        ${index('new', tagged)}
+        ${index('new', tags)}
       END;`;
 }
 
-/** Every listed lead's document, written into an empty `lead_search`. */
-export function leadSearchBackfillSql(tagged: boolean): string {
+/** Every listed lead's document naming `tags`, written into an empty `lead_search`. */
+export function leadSearchBackfillSql(tags: DocumentTags): string {
   return `
       INSERT INTO lead_search (rowid, words)
-        SELECT r, w FROM (SELECT l.rowid AS r, ${words('l', tagged)} AS w FROM leads l) WHERE w IS NOT NULL;`;
+        SELECT r, w FROM (SELECT l.rowid AS r, ${words('l', tags)} AS w FROM leads l) WHERE w IS NOT NULL;`;
 }
 
 export const m010LeadSearch: Migration = {
@@ -76,7 +78,7 @@ export const m010LeadSearch: Migration = {
       ) STRICT, WITHOUT ROWID;
 
       CREATE VIRTUAL TABLE lead_search USING fts5(words, content = '', contentless_delete = 1, tokenize = 'ascii');
-      ${leadSearchTriggersSql(false)}
+      ${leadSearchTriggersSql([])}
       CREATE TRIGGER leads_lists_delete AFTER DELETE ON leads BEGIN
         ${remove('old')}
         DELETE FROM lead_search WHERE rowid = old.rowid;
@@ -94,7 +96,7 @@ export const m010LeadSearch: Migration = {
       INSERT INTO lead_list_counts (agency_id, list, cadence_step, campaign_id, cadence_id, project_id, n)
         SELECT agency_id, ${leadListSqlOf('call_status')} AS l, cadence_step, campaign_id, coalesce(cadence_id, ''), project_id, count(*)
         FROM leads WHERE l IS NOT NULL GROUP BY agency_id, l, cadence_step, campaign_id, coalesce(cadence_id, '');
-      ${leadSearchBackfillSql(false)}
+      ${leadSearchBackfillSql([])}
     `);
   },
 };

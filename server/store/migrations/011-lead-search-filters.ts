@@ -15,9 +15,9 @@ export const m011LeadSearchFilters: Migration = {
     db.exec(`
       DROP TRIGGER leads_lists_insert;
       DROP TRIGGER leads_search_update;
-      ${leadSearchTriggersSql(true)}
+      ${leadSearchTriggersSql(['campaign_id', 'project_id'])}
       INSERT INTO lead_search (lead_search) VALUES ('delete-all');
-      ${leadSearchBackfillSql(true)}
+      ${leadSearchBackfillSql(['campaign_id', 'project_id'])}
     `);
   },
 };

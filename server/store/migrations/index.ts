@@ -10,6 +10,7 @@ import { m008WorkflowTools } from './008-workflow-tools.js';
 import { m009Ops } from './009-ops.js';
 import { m010LeadSearch } from './010-lead-search.js';
 import { m011LeadSearchFilters } from './011-lead-search-filters.js';
+import { m012LeadSearchCadences } from './012-lead-search-cadences.js';
 
 export interface Migration {
   name: string;
@@ -22,4 +23,4 @@ export interface Migration {
 }
 
 /** Ordered; the position in this list is the schema version it produces (1-based). Never reorder. */
-export const migrations: Migration[] = [m001Core, m002PhoneNumbers, m003PowerDialer, m004TenantScopedKeys, m005RetriesAndSignatures, m006Providers, m007VoicePlatform, m008WorkflowTools, m009Ops, m010LeadSearch, m011LeadSearchFilters];
+export const migrations: Migration[] = [m001Core, m002PhoneNumbers, m003PowerDialer, m004TenantScopedKeys, m005RetriesAndSignatures, m006Providers, m007VoicePlatform, m008WorkflowTools, m009Ops, m010LeadSearch, m011LeadSearchFilters, m012LeadSearchCadences];

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { loadConfig } from './config.js';
 import { createLogger, flushLogs } from './logger.js';
-import { openDb } from './store/db.js';
+import { describeUpgrade, openDb } from './store/db.js';
 import { createRepos } from './services.js';
 import { createApp, createOpsApp, listen } from './app.js';
 import { connectTemporal } from './temporal/client.js';
@@ -25,8 +25,8 @@ async function main() {
   await installTemporalRuntime(config, (process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN');
   const ops = composeOps(config);
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
-  const db = openDb(path.join(config.dataDir, 'app.db'), ({ version, name, ms }) =>
-    logger.info({ schema: version, migration: name, ms }, ms === undefined ? `upgrading the store to schema ${version} (${name})` : `store at schema ${version} (${name}) in ${ms} ms`),
+  const db = openDb(path.join(config.dataDir, 'app.db'), (e) =>
+    logger.info({ schema: e.version, migration: e.name, ms: e.ms, done: e.done, total: e.total }, describeUpgrade(e)),
   );
   const repos = createRepos(db);
   const providers = composeProviders(config, db, repos, logger, ops);

@@ -24,10 +24,19 @@ export function openDb(file: string, onUpgrade?: UpgradeProgress): Db {
 
 /**
  * Told before and after each step that upgrades a store holding an earlier schema (never for a new
- * store): some steps rewrite every row of a table (migration 011, ~85 s at 1M leads on a 2-core
- * machine), and a start that waits that long says why.
+ * store), and as a long step advances (`done` of `total` `unit`): some steps rewrite every row of a
+ * table (migrations 011 and 012, ~85-105 s each at 1M leads on a 2-core machine), and a start that
+ * waits that long says why and how far it is.
  */
-export type UpgradeProgress = (e: { version: number; name: string; ms?: number }) => void;
+export type UpgradeProgress = (e: { version: number; name: string; ms?: number; done?: number; total?: number; unit?: string }) => void;
+
+/** An upgrade event as the log line `npm start` writes for it. */
+export function describeUpgrade(e: Parameters<UpgradeProgress>[0]): string {
+  const step = `schema ${e.version} (${e.name})`;
+  if (e.ms !== undefined) return `store at ${step} in ${e.ms} ms`;
+  if (e.done !== undefined) return `upgrading the store to ${step}: ${e.done.toLocaleString('en-US')} of ${e.total!.toLocaleString('en-US')} ${e.unit}`;
+  return `upgrading the store to ${step}`;
+}
 
 export function migrate(db: Db, onUpgrade?: UpgradeProgress): void {
   // The lead-list triggers (migration 010) call it: registered before any step can need it.
@@ -46,7 +55,7 @@ export function migrate(db: Db, onUpgrade?: UpgradeProgress): void {
     if (step.foreignKeysOff) db.pragma('foreign_keys = OFF');
     try {
       db.transaction(() => {
-        step.up(db);
+        step.up(db, current > 0 && onUpgrade ? (done, total, unit) => onUpgrade({ version: v + 1, name: step.name, done, total, unit }) : undefined);
         if (step.foreignKeysOff) {
           const broken = db.pragma('foreign_key_check') as unknown[];
           if (broken.length > 0) throw new Error(`migration ${v + 1} (${step.name}) left ${broken.length} broken foreign keys`);

@@ -6,6 +6,8 @@ import type { LeadCallStatus } from '../../schemas/cadence.js';
 import { createRepos } from '../../server/services.js';
 import { openDb, type Db } from '../../server/store/db.js';
 import { isLive, searchText, type LeadPageQuery, type LeadRecord } from '../../server/store/leads.js';
+import { backfillLeadSearch } from '../../server/store/migrations/010-lead-search.js';
+import { LEAD_DOCUMENT_TAGS } from '../../server/store/migrations/012-lead-search-cadences.js';
 import { seededRandom } from '../helpers/random.js';
 
 /**
@@ -176,6 +178,18 @@ describe('lead lists: counts and the search index stay exact', () => {
     const live = [...leads.values()].find((l) => l.callStatus === 'scheduled')!;
     const begun = repos.leads.beginCall(live.agencyId, live.id, 2, live.nextCallTime)!;
     leads.set(live.id, { ...live, callStatus: begun.callStatus, cadenceStep: 2 });
+    expectListsExact();
+  });
+
+  it('after the index is rewritten in batches, as an upgrade rewrites it, telling how far it is', () => {
+    db.exec("INSERT INTO lead_search (lead_search) VALUES ('delete-all')");
+    const q: LeadPageQuery = { agencyId: 'ag_one', mode: 'pipeline', cadenceStep: 0, search: 'garcia', limit: 10, offset: 0 };
+    expect(expected(q).total).toBeGreaterThan(0);
+    expect(repos.leads.page(q).total).toBe(0);
+    const total = db.prepare('SELECT count(*) FROM leads').pluck().get() as number;
+    const told: [number, number, string][] = [];
+    db.transaction(() => backfillLeadSearch(db, LEAD_DOCUMENT_TAGS, (done, of, unit) => told.push([done, of, unit]), 97))();
+    expect(told).toEqual(Array.from({ length: Math.ceil(total / 97) }, (_, i) => [Math.min(total, (i + 1) * 97), total, 'leads']));
     expectListsExact();
   });
 

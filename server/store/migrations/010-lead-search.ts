@@ -1,5 +1,6 @@
 import { leadListSqlOf } from '../lead-search.js';
-import type { Migration } from './index.js';
+import type { Db } from '../db.js';
+import type { Migration, StepProgress } from './index.js';
 
 /**
  * Lead lists at 1M leads (issue 14): a page's count no longer walks the list.
@@ -55,16 +56,33 @@ export function leadSearchTriggersSql(tags: DocumentTags): string {
       END;`;
 }
 
-/** Every listed lead's document naming `tags`, written into an empty `lead_search`. */
-export function leadSearchBackfillSql(tags: DocumentTags): string {
-  return `
+/** Leads the backfill writes per statement, between two progress reports (~5 s at 1M leads here). */
+const BACKFILL_BATCH = 50_000;
+
+/**
+ * Writes every listed lead's document naming `tags` into an empty `lead_search`, `batch` leads (in
+ * rowid order) per statement, telling `progress` how many leads it has been through: at 1M leads
+ * this takes a minute and more, and the start that waits for it says how far it is.
+ */
+export function backfillLeadSearch(db: Db, tags: DocumentTags, progress?: StepProgress, batch = BACKFILL_BATCH): void {
+  const total = db.prepare('SELECT count(*) FROM leads').pluck().get() as number;
+  const batchEnd = db.prepare<[number, number], number>('SELECT rowid FROM leads WHERE rowid > ? ORDER BY rowid LIMIT 1 OFFSET ?').pluck();
+  const fill = db.prepare<[number, number]>(`
       INSERT INTO lead_search (rowid, words)
-        SELECT r, w FROM (SELECT l.rowid AS r, ${words('l', tags)} AS w FROM leads l) WHERE w IS NOT NULL;`;
+        SELECT r, w FROM (SELECT l.rowid AS r, ${words('l', tags)} AS w FROM leads l WHERE l.rowid > ? AND l.rowid <= ?) WHERE w IS NOT NULL`);
+  let after = Number.MIN_SAFE_INTEGER;
+  for (let done = 0; done < total; done = Math.min(total, done + batch)) {
+    // The batch's last rowid; past the last full batch, every lead left.
+    const end = batchEnd.get(after, batch - 1) ?? Number.MAX_SAFE_INTEGER;
+    fill.run(after, end);
+    after = end;
+    progress?.(Math.min(total, done + batch), total, 'leads');
+  }
 }
 
 export const m010LeadSearch: Migration = {
   name: 'lead-search',
-  up(db) {
+  up(db, progress) {
     db.exec(`
       CREATE TABLE lead_list_counts (
         agency_id TEXT NOT NULL,
@@ -96,7 +114,7 @@ export const m010LeadSearch: Migration = {
       INSERT INTO lead_list_counts (agency_id, list, cadence_step, campaign_id, cadence_id, project_id, n)
         SELECT agency_id, ${leadListSqlOf('call_status')} AS l, cadence_step, campaign_id, coalesce(cadence_id, ''), project_id, count(*)
         FROM leads WHERE l IS NOT NULL GROUP BY agency_id, l, cadence_step, campaign_id, coalesce(cadence_id, '');
-      ${leadSearchBackfillSql([])}
     `);
+    backfillLeadSearch(db, [], progress);
   },
 };

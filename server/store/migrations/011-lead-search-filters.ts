@@ -1,5 +1,5 @@
 import type { Migration } from './index.js';
-import { leadSearchBackfillSql, leadSearchTriggersSql } from './010-lead-search.js';
+import { backfillLeadSearch, leadSearchTriggersSql } from './010-lead-search.js';
 
 /**
  * A search combined with a campaign or project filter (a project_user key's searches always carry
@@ -11,13 +11,13 @@ import { leadSearchBackfillSql, leadSearchTriggersSql } from './010-lead-search.
  */
 export const m011LeadSearchFilters: Migration = {
   name: 'lead-search-filters',
-  up(db) {
+  up(db, progress) {
     db.exec(`
       DROP TRIGGER leads_lists_insert;
       DROP TRIGGER leads_search_update;
       ${leadSearchTriggersSql(['campaign_id', 'project_id'])}
       INSERT INTO lead_search (lead_search) VALUES ('delete-all');
-      ${leadSearchBackfillSql(['campaign_id', 'project_id'])}
     `);
+    backfillLeadSearch(db, ['campaign_id', 'project_id'], progress);
   },
 };

@@ -1,5 +1,8 @@
 import type { Migration } from './index.js';
-import { leadSearchBackfillSql, leadSearchTriggersSql } from './010-lead-search.js';
+import { backfillLeadSearch, leadSearchTriggersSql, type DocumentTags } from './010-lead-search.js';
+
+/** What a lead's document names besides its text since this migration (the current schema). */
+export const LEAD_DOCUMENT_TAGS: DocumentTags = ['campaign_id', 'project_id', 'cadence_id'];
 
 /**
  * A search of one cadence's leads (`scheduleId`), answered from the search index as 011 made
@@ -10,13 +13,13 @@ import { leadSearchBackfillSql, leadSearchTriggersSql } from './010-lead-search.
  */
 export const m012LeadSearchCadences: Migration = {
   name: 'lead-search-cadences',
-  up(db) {
+  up(db, progress) {
     db.exec(`
       DROP TRIGGER leads_lists_insert;
       DROP TRIGGER leads_search_update;
-      ${leadSearchTriggersSql(['campaign_id', 'project_id', 'cadence_id'])}
+      ${leadSearchTriggersSql(LEAD_DOCUMENT_TAGS)}
       INSERT INTO lead_search (lead_search) VALUES ('delete-all');
-      ${leadSearchBackfillSql(['campaign_id', 'project_id', 'cadence_id'])}
     `);
+    backfillLeadSearch(db, LEAD_DOCUMENT_TAGS, progress);
   },
 };

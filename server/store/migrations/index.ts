@@ -12,9 +12,13 @@ import { m010LeadSearch } from './010-lead-search.js';
 import { m011LeadSearchFilters } from './011-lead-search-filters.js';
 import { m012LeadSearchCadences } from './012-lead-search-cadences.js';
 
+/** How far a long step is: `done` of `total` `unit` (e.g. 50000, 1000000, 'leads'). */
+export type StepProgress = (done: number, total: number, unit: string) => void;
+
 export interface Migration {
   name: string;
-  up(db: Database.Database): void;
+  /** `progress`: told as a step that goes through every row of a large table advances. */
+  up(db: Database.Database, progress?: StepProgress): void;
   /**
    * The step rebuilds tables that others reference (a key change): it runs with foreign keys off,
    * as SQLite's table-rebuild procedure requires, and must leave `foreign_key_check` clean.

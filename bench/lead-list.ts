@@ -161,8 +161,8 @@ export async function run(): Promise<void> {
     },
     {
       name: 'page-cadence-search',
-      // One cadence's leads at a step (half of them), searched: documents do not name cadences, so
-      // the phrase's matches are read by rowid and their cadence tested.
+      // One cadence's leads at a step (half of them), searched: counted from the index since
+      // migration 012, which names the cadence in each document.
       query: (i) => ({ agencyId: world.agencyId, mode: 'pipeline', cadenceStep: 0, cadenceId: CADENCES[i % 2]!, search: LAST[i % LAST.length]!, limit, offset: 0 }),
     },
     {

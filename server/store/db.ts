@@ -28,10 +28,18 @@ export function openDb(file: string, onUpgrade?: UpgradeProgress): Db {
  * table (migrations 011 and 012, ~85-105 s each at 1M leads on a 2-core machine), and a start that
  * waits that long says why and how far it is.
  */
-export type UpgradeProgress = (e: { version: number; name: string; ms?: number; done?: number; total?: number; unit?: string }) => void;
+export type UpgradeProgress = (e: UpgradeEvent) => void;
+export interface UpgradeEvent {
+  version: number;
+  name: string;
+  ms?: number;
+  done?: number;
+  total?: number;
+  unit?: string;
+}
 
 /** An upgrade event as the log line `npm start` writes for it. */
-export function describeUpgrade(e: Parameters<UpgradeProgress>[0]): string {
+export function describeUpgrade(e: UpgradeEvent): string {
   const step = `schema ${e.version} (${e.name})`;
   if (e.ms !== undefined) return `store at ${step} in ${e.ms} ms`;
   if (e.done !== undefined) return `upgrading the store to ${step}: ${e.done.toLocaleString('en-US')} of ${e.total!.toLocaleString('en-US')} ${e.unit}`;
@@ -47,15 +55,18 @@ export function migrate(db: Db, onUpgrade?: UpgradeProgress): void {
       `database schema version ${current} is newer than this code knows (${migrations.length}); upgrade the code`,
     );
   }
+  // A new store's steps are not an upgrade: nothing to tell.
+  const tell = current > 0 ? onUpgrade : undefined;
   for (let v = current; v < migrations.length; v++) {
     const step = migrations[v]!;
+    const at = { version: v + 1, name: step.name };
     const started = performance.now();
-    if (current > 0) onUpgrade?.({ version: v + 1, name: step.name });
+    tell?.(at);
     // foreign_keys cannot change inside a transaction: switch it around the step's own.
     if (step.foreignKeysOff) db.pragma('foreign_keys = OFF');
     try {
       db.transaction(() => {
-        step.up(db, current > 0 && onUpgrade ? (done, total, unit) => onUpgrade({ version: v + 1, name: step.name, done, total, unit }) : undefined);
+        step.up(db, tell && ((done, total, unit) => tell({ ...at, done, total, unit })));
         if (step.foreignKeysOff) {
           const broken = db.pragma('foreign_key_check') as unknown[];
           if (broken.length > 0) throw new Error(`migration ${v + 1} (${step.name}) left ${broken.length} broken foreign keys`);
@@ -65,7 +76,7 @@ export function migrate(db: Db, onUpgrade?: UpgradeProgress): void {
     } finally {
       if (step.foreignKeysOff) db.pragma('foreign_keys = ON');
     }
-    if (current > 0) onUpgrade?.({ version: v + 1, name: step.name, ms: Math.round(performance.now() - started) });
+    tell?.({ ...at, ms: Math.round(performance.now() - started) });
   }
 }
 

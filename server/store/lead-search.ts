@@ -81,8 +81,8 @@ function trigramWords(prefix: string, text: string): string[] {
 export interface LeadTags {
   campaignId: string;
   projectId: string;
-  /** absent: a document before 012; null: the lead follows the default one-step cadence (no word) */
-  cadenceId?: string | null;
+  /** absent: no cadence word (a document before 012, or a lead on the default one-step cadence) */
+  cadenceId?: string;
 }
 
 /**
@@ -138,9 +138,7 @@ export function registerLeadSearch(db: Db): void {
       String(callStatus),
       Number(cadenceStep),
       String(search),
-      campaignId === undefined
-        ? undefined
-        : { campaignId: String(campaignId), projectId: String(projectId), ...(cadenceId !== undefined && { cadenceId: cadenceId === null ? null : String(cadenceId) }) },
+      campaignId === undefined ? undefined : { campaignId: String(campaignId), projectId: String(projectId), ...(cadenceId != null && { cadenceId: String(cadenceId) }) },
     ),
   );
 }

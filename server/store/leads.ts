@@ -301,6 +301,7 @@ export function leadsRepo(db: Db) {
   // filter matches nothing, which the walk answers at once.
   const projectsOf = (q: LeadPageQuery) => (q.projectId !== undefined ? [q.projectId] : q.projectIds);
   const indexed = (q: LeadPageQuery) => q.campaignIds?.length !== 0 && projectsOf(q)?.length !== 0;
+  const wordsOf = (q: LeadPageQuery) => ({ campaignIds: q.campaignIds, projectIds: projectsOf(q), cadenceIds: q.cadenceId === undefined ? undefined : [q.cadenceId] });
 
   /**
    * The statements one page runs: the count, and the page's rows (null when the count says the
@@ -308,8 +309,7 @@ export function leadsRepo(db: Db) {
    */
   function choose(q: LeadPageQuery): { count: Step; total: number; page: Step | null } {
     const no = q.search && indexed(q) ? agencyNo.get(q.agencyId) : undefined;
-    const filters = { campaignIds: q.campaignIds, projectIds: projectsOf(q), cadenceIds: q.cadenceId === undefined ? undefined : [q.cadenceId] };
-    const phrase = no !== undefined ? leadSearchPhrase(no, LIST_OF_MODE[q.mode], q.cadenceStep ?? 0, q.search!, filters) : null;
+    const phrase = no !== undefined ? leadSearchPhrase(no, LIST_OF_MODE[q.mode], q.cadenceStep ?? 0, q.search!, wordsOf(q)) : null;
     let count: Step;
     if (phrase !== null) count = { sql: 'SELECT count(*) FROM lead_search WHERE lead_search MATCH @phrase', params: { phrase } };
     else if (q.search) {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { describeUpgrade, openDb } from '../../server/store/db.js';
+import { describeUpgrade, openDb, type UpgradeEvent } from '../../server/store/db.js';
 import { migrations } from '../../server/store/migrations/index.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { callEnded, postCallEvent } from '../helpers/events.js';
@@ -110,7 +110,7 @@ describe('upgrade progress', () => {
     try {
       const file = path.join(dir, 'app.db');
       fs.copyFileSync(FIXTURE, file);
-      const events: Parameters<Parameters<typeof openDb>[1] & object>[0][] = [];
+      const events: UpgradeEvent[] = [];
       openDb(file, (e) => events.push(e)).close();
       // The steps that write the lead-search documents also tell how far they are (the fixture has one lead).
       const rewrites = ['lead-search', 'lead-search-filters', 'lead-search-cadences'];

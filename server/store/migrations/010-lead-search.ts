@@ -71,12 +71,13 @@ export function backfillLeadSearch(db: Db, tags: DocumentTags, progress?: StepPr
       INSERT INTO lead_search (rowid, words)
         SELECT r, w FROM (SELECT l.rowid AS r, ${words('l', tags)} AS w FROM leads l WHERE l.rowid > ? AND l.rowid <= ?) WHERE w IS NOT NULL`);
   let after = Number.MIN_SAFE_INTEGER;
-  for (let done = 0; done < total; done = Math.min(total, done + batch)) {
+  for (let done = 0; done < total; ) {
     // The batch's last rowid; past the last full batch, every lead left.
     const end = batchEnd.get(after, batch - 1) ?? Number.MAX_SAFE_INTEGER;
     fill.run(after, end);
     after = end;
-    progress?.(Math.min(total, done + batch), total, 'leads');
+    done = Math.min(total, done + batch);
+    progress?.(done, total, 'leads');
   }
 }
 

@@ -28,8 +28,11 @@ export function floorGraph(graph: Graph, width: number) {
   return { nodes, edges, viewport: { x: 24 - x0 * zoom, y: 24 - y0 * zoom, zoom } };
 }
 
-/** Builds the floor page and serves it with the graph it reads (`floorGraph`), at `url`. */
-export async function startFloor(graph: ReturnType<typeof floorGraph>) {
+/**
+ * Builds the floor page and serves it with the graph it reads (`floorGraph`), at `url`; `dir` is
+ * the build (`sourcemap`: with source maps, for bench/support/editor-profile.ts).
+ */
+export async function startFloor(graph: ReturnType<typeof floorGraph>, opts: { sourcemap?: boolean } = {}) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-editor-floor-'));
   await build({
     root: path.join(import.meta.dirname, 'editor-floor'),
@@ -37,7 +40,7 @@ export async function startFloor(graph: ReturnType<typeof floorGraph>) {
     plugins: [react()],
     logLevel: 'warn',
     configFile: false,
-    build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+    build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 2000, sourcemap: opts.sourcemap ?? false },
   });
   // As the product serves the editor: the page itself uncached, its assets cached for an hour.
   const assets = serveStatic(out, { index: false, maxage: 3600_000 });
@@ -57,6 +60,7 @@ export async function startFloor(graph: ReturnType<typeof floorGraph>) {
   const server = await serve(app);
   return {
     url: `${server.origin}/`,
+    dir: out,
     async close() {
       await server.close();
       fs.rmSync(out, { recursive: true, force: true });

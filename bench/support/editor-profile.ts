@@ -8,6 +8,10 @@
  * `npx tsx bench/support/editor-profile.ts [steps=1000] [loads=3]`; prints a summary on stdout
  * (not a benchmark: `npm run bench` does not run it). `PROFILE_CONTEXT=regular` loads in a regular
  * browser profile (V8's code cache kept, as a returning user's browser) instead of a private context.
+ * `PROFILE_FLOOR=1` profiles the editor's floor instead (bench/support/editor-floor: bare React
+ * Flow drawing the same steps after one read), built with a source map, for a like-for-like trace.
+ * `PROFILE_SAVE=<file.cpuprofile>` also writes the measured load's CPU profile (DevTools opens it);
+ * `PROFILE_TASK_MS=3` lists shorter main-thread tasks too (default: those over 20 ms).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,9 +19,12 @@ import { SourceMapConsumer } from 'source-map-js';
 import { EDITOR_DIST } from '../../server/app.js';
 import { ensureEditorBuilt, generateGraph, marksOf, panFps, startApp, VIEWPORT } from '../editor.js';
 import { launchProfileBrowser } from './profile-browser.js';
+import { floorGraph, startFloor } from './editor-floor.js';
 
 const STEPS = Number(process.argv[2] ?? 1000);
 const LOADS = Number(process.argv[3] ?? 3);
+/** The main thread's tasks listed in order: those longer than this (`PROFILE_TASK_MS`, ms). */
+const TASK_MS = Number(process.env.PROFILE_TASK_MS ?? 20);
 
 interface ProfileNode {
   id: number;
@@ -43,12 +50,14 @@ interface TraceEvent {
 }
 
 const maps = new Map<string, SourceMapConsumer | null>();
+/** Where the profiled page's assets were built: the editor's dist, or the floor's temporary directory. */
+let assetsDir = EDITOR_DIST;
 function mapOf(url: string): SourceMapConsumer | null {
   if (maps.has(url)) return maps.get(url)!;
   let c: SourceMapConsumer | null = null;
-  const m = /\/editor\/(assets\/[^?#]+\.js)$/.exec(url);
+  const m = /\/(assets\/[^?#/]+\.js)$/.exec(url);
   if (m) {
-    const file = path.join(EDITOR_DIST, m[1]! + '.map');
+    const file = path.join(assetsDir, m[1]! + '.map');
     if (fs.existsSync(file)) c = new SourceMapConsumer(JSON.parse(fs.readFileSync(file, 'utf8')));
   }
   maps.set(url, c);
@@ -102,14 +111,16 @@ async function main() {
     await app.api('POST', '/api/v2/projects', { crm: 'crm_a', locationId, timezone: 'America/Chicago', businessName: 'Prof Dental', crm_a: { name: 'Prof Dental' } });
     const agent = (await app.api('POST', '/api/agent-builder/agents', { name: `Prof ${STEPS}`, agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'] })).data as { id: string };
     if (STEPS > 0) await app.api('PUT', `/api/agent-builder/agents/${agent.id}/campaign/workflow`, { ...generateGraph(STEPS), expectedVersion: 0 });
-    const url = `${app.url}/editor/agents/${agent.id}`;
+    const floor = process.env.PROFILE_FLOOR ? await startFloor(floorGraph(generateGraph(STEPS), VIEWPORT.width), { sourcemap: true }) : null;
+    if (floor) assetsDir = floor.dir;
+    const url = floor ? floor.url : `${app.url}/editor/agents/${agent.id}`;
     const context = regular ? chrome.regular : await chrome.newPrivateContext();
     await context.addInitScript((key) => sessionStorage.setItem('vc.apiKey', key), app.key);
 
     for (let i = 0; i < LOADS; i++) {
       const page = await chrome.newPage(context);
       // Same origin first, so the profiled navigation stays in this renderer.
-      await page.goto(`${app.url}/editor/`);
+      await page.goto(floor ? `${floor.url}assets/` : `${app.url}/editor/`);
       const cdp = await context.newCDPSession(page);
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
@@ -122,6 +133,7 @@ async function main() {
       await marksOf(cdp);
       await page.waitForTimeout(300);
       const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+      if (process.env.PROFILE_SAVE && i === LOADS - 1) fs.writeFileSync(process.env.PROFILE_SAVE, JSON.stringify(profile));
       await cdp.send('Tracing.end');
       await traced;
       const info = (await page.evaluate(`(() => {
@@ -168,7 +180,7 @@ async function main() {
       if (i < LOADS - 1) continue; // warm-ups
       if (pan) console.log(pan);
       const interactive = info.marks.find((m) => m[0] === 'vc:interactive')?.[1] ?? NaN;
-      console.log(`\n=== ${STEPS} steps, load ${i + 1} of ${LOADS} (earlier ones warm-ups) ===`);
+      console.log(`\n=== ${STEPS} steps${floor ? ', the floor (bare React Flow)' : ''}, load ${i + 1} of ${LOADS} (earlier ones warm-ups) ===`);
       console.log('navigation', info.nav);
       console.log('marks (ms from navigation start):', info.marks.map(([n, t]) => `${n} ${t}`).join(', '));
       console.log('resources (start -> end ms, bytes):');
@@ -189,9 +201,9 @@ async function main() {
       console.log(`timeline, renderer main thread, navigation -> interactive (${((t1 - t0) / 1000).toFixed(0)} ms; nested events counted in each):`);
       for (const [n, ms] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, 22)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${n}`);
       // Top-level tasks on the main thread, in order (what each long task is).
-      console.log('long tasks (> 20 ms) on the main thread, ms from navigation start:');
+      console.log(`tasks (> ${TASK_MS} ms) on the main thread, ms from navigation start:`);
       for (const e of main) {
-        if (e.name !== 'RunTask' || e.ph !== 'X' || (e.dur ?? 0) < 20_000 || e.ts < t0 || e.ts > t1 + 100_000) continue;
+        if (e.name !== 'RunTask' || e.ph !== 'X' || (e.dur ?? 0) < TASK_MS * 1000 || e.ts < t0 || e.ts > t1 + 100_000) continue;
         const inner = main.filter((x) => x.ph === 'X' && x.ts >= e.ts && x.ts + (x.dur ?? 0) <= e.ts + e.dur! && x !== e && x.dur! > 3000).map((x) => `${x.name} ${(x.dur! / 1000).toFixed(0)}`);
         console.log(`  ${((e.ts - t0) / 1000).toFixed(0).padStart(5)} +${(e.dur! / 1000).toFixed(0)} ms: ${[...new Set(inner)].slice(0, 8).join(', ')}`);
       }
@@ -204,6 +216,7 @@ async function main() {
       for (const l of fns) console.log('  ' + l);
     }
     if (!regular) await context.close();
+    await floor?.close();
   } finally {
     await chrome.close();
     await app.close();

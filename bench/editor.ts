@@ -36,7 +36,7 @@ import { openDb } from '../server/store/db.js';
 import { SCOPES } from '../server/store/api-keys.js';
 import { CHROMIUM } from '../test/helpers/browser.js';
 import { emit, median, percentile } from './figures.js';
-import { floorGraph, startFloor } from './support/editor-floor.js';
+import { floorGraph, paneOf, startFloor } from './support/editor-floor.js';
 import { launchProfileBrowser } from './support/profile-browser.js';
 
 const SIZES = [50, 300, 1000] as const;
@@ -310,6 +310,12 @@ export async function run(): Promise<void> {
       }
     };
 
+    // The floor draws in the editor's pane at the editor's opening view, so both draw the same steps.
+    const ours = (await load('private', FLOOR_STEPS, (page) => paneOf(page))).extra!;
+    floor.frame(ours);
+    const theirs = (await load('private', 'floor', (page) => paneOf(page))).extra!;
+    log(`the floor's pane: ${ours.width} x ${ours.height} px at zoom ${ours.viewport.zoom.toFixed(2)}, as the editor's; React Flow nodes drawn: the editor ${ours.drawn} (its lanes' headers among them), the floor ${theirs.drawn}`);
+
     // Warm-up: unmeasured loads of every workflow in both contexts (the HTTP cache, the regular
     // profile's code cache, which Chromium writes from a script's second load, the server's first reads).
     for (let i = 0; i < 2; i++) for (const where of WHERE) for (const n of [0, ...SIZES, 'floor' as const]) await load(where, n);
@@ -344,7 +350,7 @@ export async function run(): Promise<void> {
         }
         if (n === FLOOR_STEPS) {
           const fl = floors.get(where)!;
-          const against = `our editor on the same ${n} steps, loaded beside it in alternating order (${PLACE[where]}); the floor: bare React Flow drawing those steps after one read, with no editor (support/editor-floor)`;
+          const against = `our editor on the same ${n} steps, loaded beside it in alternating order (${PLACE[where]}); the floor: bare React Flow drawing those steps after one read, in the editor's pane at its opening view, with no editor (support/editor-floor)`;
           emitPaired(`editor.interactive_ms.${n}_steps${where === 'private' ? '.private_window' : ''}.floor`, against, fl.map((p) => ({ a: p.base, b: p.ours })), 'interactive');
           log(`${n} steps, ${PLACE[where]}: the floor (bare React Flow) ${median(fl.map((p) => p.base.interactive)).toFixed(0)} ms beside ours ${median(fl.map((p) => p.ours.interactive)).toFixed(0)} ms`);
         }

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
+import type { Page } from 'playwright-core';
 import serveStatic from 'koa-static';
 import { build } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -15,7 +16,10 @@ import { serve } from './serve.js';
 const NODE_WIDTH = 220;
 const NODE_HEIGHT = 64;
 
-/** The floor's nodes and edges for React Flow, and an opening view like the editor's (the top of the lanes, readable). */
+/**
+ * The floor's nodes and edges for React Flow, and an opening view like the editor's (the top of
+ * the lanes, readable) until `frame` gives it the editor's own view and pane size.
+ */
 export function floorGraph(graph: Graph, width: number) {
   const nodes = graph.nodes.map((n) => ({ id: n.id, position: n.position ?? { x: 0, y: 0 }, data: { label: n.type }, style: { width: NODE_WIDTH, height: NODE_HEIGHT } }));
   const edges = graph.edges.map((e) => ({ id: e.id, source: e.source, target: e.target }));
@@ -25,7 +29,27 @@ export function floorGraph(graph: Graph, width: number) {
   const y0 = Math.min(...ys);
   const span = Math.max(...xs) + NODE_WIDTH - x0;
   const zoom = Math.min(1, Math.max(0.3, (width - 48) / span));
-  return { nodes, edges, viewport: { x: 24 - x0 * zoom, y: 24 - y0 * zoom, zoom } };
+  return { nodes, edges, viewport: { x: 24 - x0 * zoom, y: 24 - y0 * zoom, zoom }, pane: null as Pane | null };
+}
+
+/** A React Flow pane's size (px) and its view, as the editor opened it. */
+export interface Pane {
+  width: number;
+  height: number;
+  viewport: { x: number; y: number; zoom: number };
+}
+
+/**
+ * The editor's pane as a loaded page shows it (its React Flow's size and view), for `frame`, and
+ * how many nodes React Flow drew there (the floor's page answers the same).
+ */
+export async function paneOf(page: Page): Promise<Pane & { drawn: number }> {
+  return page.evaluate(() => {
+    const flow = document.querySelector<HTMLElement>('.react-flow')!;
+    const m = /translate\(([-\d.e]+)px, ?([-\d.e]+)px\) scale\(([\d.e]+)\)/.exec(document.querySelector<HTMLElement>('.react-flow__viewport')!.style.transform);
+    if (!m) throw new Error('no React Flow viewport transform on the page');
+    return { width: flow.clientWidth, height: flow.clientHeight, viewport: { x: Number(m[1]), y: Number(m[2]), zoom: Number(m[3]) }, drawn: document.querySelectorAll('.react-flow__node').length };
+  });
 }
 
 /**
@@ -61,6 +85,11 @@ export async function startFloor(graph: ReturnType<typeof floorGraph>, opts: { s
   return {
     url: `${server.origin}/`,
     dir: out,
+    /** Draws in the editor's pane size at the editor's view from the next load on (`Pane`). */
+    frame(pane: Pane) {
+      graph.pane = pane;
+      graph.viewport = pane.viewport;
+    },
     async close() {
       await server.close();
       fs.rmSync(out, { recursive: true, force: true });

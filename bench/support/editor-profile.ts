@@ -19,7 +19,7 @@ import { SourceMapConsumer } from 'source-map-js';
 import { EDITOR_DIST } from '../../server/app.js';
 import { ensureEditorBuilt, generateGraph, marksOf, panFps, startApp, VIEWPORT } from '../editor.js';
 import { launchProfileBrowser } from './profile-browser.js';
-import { floorGraph, startFloor } from './editor-floor.js';
+import { floorGraph, paneOf, startFloor } from './editor-floor.js';
 
 const STEPS = Number(process.argv[2] ?? 1000);
 const LOADS = Number(process.argv[3] ?? 3);
@@ -111,11 +111,20 @@ async function main() {
     await app.api('POST', '/api/v2/projects', { crm: 'crm_a', locationId, timezone: 'America/Chicago', businessName: 'Prof Dental', crm_a: { name: 'Prof Dental' } });
     const agent = (await app.api('POST', '/api/agent-builder/agents', { name: `Prof ${STEPS}`, agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'] })).data as { id: string };
     if (STEPS > 0) await app.api('PUT', `/api/agent-builder/agents/${agent.id}/campaign/workflow`, { ...generateGraph(STEPS), expectedVersion: 0 });
+    const editorUrl = `${app.url}/editor/agents/${agent.id}`;
     const floor = process.env.PROFILE_FLOOR ? await startFloor(floorGraph(generateGraph(STEPS), VIEWPORT.width), { sourcemap: true }) : null;
-    if (floor) assetsDir = floor.dir;
-    const url = floor ? floor.url : `${app.url}/editor/agents/${agent.id}`;
+    const url = floor ? floor.url : editorUrl;
     const context = regular ? chrome.regular : await chrome.newPrivateContext();
     await context.addInitScript((key) => sessionStorage.setItem('vc.apiKey', key), app.key);
+    if (floor) {
+      // The floor draws in the editor's pane at the editor's opening view (as bench/editor.ts has it).
+      assetsDir = floor.dir;
+      const page = await chrome.newPage(context);
+      await page.goto(editorUrl);
+      await marksOf(await context.newCDPSession(page));
+      floor.frame(await paneOf(page));
+      await page.close();
+    }
 
     for (let i = 0; i < LOADS; i++) {
       const page = await chrome.newPage(context);

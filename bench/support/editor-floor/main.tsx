@@ -13,6 +13,8 @@ interface Floor {
   nodes: Node[];
   edges: Edge[];
   viewport: Viewport;
+  /** the editor's canvas size: the pane is that size, so it draws what the editor's view shows */
+  pane: { width: number; height: number } | null;
 }
 
 function ReadyMark() {
@@ -29,8 +31,10 @@ function ReadyMark() {
 
 void fetch('/graph')
   .then((r) => r.json() as Promise<Floor>)
-  .then(({ nodes, edges, viewport }) => {
-    createRoot(document.getElementById('root')!).render(
+  .then(({ nodes, edges, viewport, pane }) => {
+    const root = document.getElementById('root')!;
+    if (pane) Object.assign(root.style, { width: `${pane.width}px`, height: `${pane.height}px` });
+    createRoot(root).render(
       <ReactFlow defaultNodes={nodes} defaultEdges={edges} defaultViewport={viewport} onlyRenderVisibleElements={nodes.length > 250} minZoom={0.05} maxZoom={2}>
         <Background gap={24} size={1} />
         <Controls showInteractive={false} />

@@ -264,7 +264,7 @@ export async function run(): Promise<void> {
   }
   ensureEditorBuilt();
   const app = await startApp();
-  const floor = await startFloor(floorGraph(generateGraph(FLOOR_STEPS), VIEWPORT.width));
+  const floor = await startFloor(floorGraph(generateGraph(FLOOR_STEPS)));
   // One browser for both kinds of load, so a pair differs only in the profile.
   const chrome = await launchProfileBrowser(VIEWPORT);
   try {

@@ -16,20 +16,11 @@ import { serve } from './serve.js';
 const NODE_WIDTH = 220;
 const NODE_HEIGHT = 64;
 
-/**
- * The floor's nodes and edges for React Flow, and an opening view like the editor's (the top of
- * the lanes, readable) until `frame` gives it the editor's own view and pane size.
- */
-export function floorGraph(graph: Graph, width: number) {
+/** The floor's nodes and edges for React Flow; its pane and view come from the editor (`frame`). */
+export function floorGraph(graph: Graph) {
   const nodes = graph.nodes.map((n) => ({ id: n.id, position: n.position ?? { x: 0, y: 0 }, data: { label: n.type }, style: { width: NODE_WIDTH, height: NODE_HEIGHT } }));
   const edges = graph.edges.map((e) => ({ id: e.id, source: e.source, target: e.target }));
-  const xs = nodes.map((n) => n.position.x);
-  const ys = nodes.map((n) => n.position.y);
-  const x0 = Math.min(...xs);
-  const y0 = Math.min(...ys);
-  const span = Math.max(...xs) + NODE_WIDTH - x0;
-  const zoom = Math.min(1, Math.max(0.3, (width - 48) / span));
-  return { nodes, edges, viewport: { x: 24 - x0 * zoom, y: 24 - y0 * zoom, zoom }, pane: null as Pane | null };
+  return { nodes, edges, pane: null as Pane | null };
 }
 
 /** A React Flow pane's size (px) and its view, as the editor opened it. */
@@ -85,10 +76,9 @@ export async function startFloor(graph: ReturnType<typeof floorGraph>, opts: { s
   return {
     url: `${server.origin}/`,
     dir: out,
-    /** Draws in the editor's pane size at the editor's view from the next load on (`Pane`). */
+    /** Draws in the editor's pane size at the editor's view (`paneOf`); the page needs it before its first load. */
     frame(pane: Pane) {
       graph.pane = pane;
-      graph.viewport = pane.viewport;
     },
     async close() {
       await server.close();

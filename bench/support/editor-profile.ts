@@ -112,7 +112,7 @@ async function main() {
     const agent = (await app.api('POST', '/api/agent-builder/agents', { name: `Prof ${STEPS}`, agentType: 'outreach', locationId, capabilityIds: ['appointment_booking'] })).data as { id: string };
     if (STEPS > 0) await app.api('PUT', `/api/agent-builder/agents/${agent.id}/campaign/workflow`, { ...generateGraph(STEPS), expectedVersion: 0 });
     const editorUrl = `${app.url}/editor/agents/${agent.id}`;
-    const floor = process.env.PROFILE_FLOOR ? await startFloor(floorGraph(generateGraph(STEPS), VIEWPORT.width), { sourcemap: true }) : null;
+    const floor = process.env.PROFILE_FLOOR ? await startFloor(floorGraph(generateGraph(STEPS)), { sourcemap: true }) : null;
     const url = floor ? floor.url : editorUrl;
     const context = regular ? chrome.regular : await chrome.newPrivateContext();
     await context.addInitScript((key) => sessionStorage.setItem('vc.apiKey', key), app.key);

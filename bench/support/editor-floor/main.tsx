@@ -1,7 +1,7 @@
 /**
  * The floor of the editor's load (bench/editor.ts): bare React Flow drawing the same workflow, at
- * the positions the server's layout gives, with React Flow's own nodes, Background and Controls,
- * after one read of the graph. None of the editor: no shell, store, layout, forms or warnings.
+ * the positions the server's layout gives, in a pane of the editor's canvas size at the editor's
+ * opening view, with React Flow's own nodes, Background and Controls, after one read of the graph. None of the editor: no shell, store, layout, forms or warnings.
  * Marks `vc:interactive` as the editor does: on the frame after React Flow has its size.
  */
 import { useEffect } from 'react';
@@ -12,9 +12,8 @@ import '@xyflow/react/dist/style.css';
 interface Floor {
   nodes: Node[];
   edges: Edge[];
-  viewport: Viewport;
-  /** the editor's canvas size: the pane is that size, so it draws what the editor's view shows */
-  pane: { width: number; height: number } | null;
+  /** the editor's canvas size and opening view: the floor draws what the editor's view shows */
+  pane: { width: number; height: number; viewport: Viewport } | null;
 }
 
 function ReadyMark() {
@@ -31,11 +30,12 @@ function ReadyMark() {
 
 void fetch('/graph')
   .then((r) => r.json() as Promise<Floor>)
-  .then(({ nodes, edges, viewport, pane }) => {
+  .then(({ nodes, edges, pane }) => {
+    if (!pane) throw new Error('the floor has no pane: the bench gives it the editor\'s (frame) before loading it');
     const root = document.getElementById('root')!;
-    if (pane) Object.assign(root.style, { width: `${pane.width}px`, height: `${pane.height}px` });
+    Object.assign(root.style, { width: `${pane.width}px`, height: `${pane.height}px` });
     createRoot(root).render(
-      <ReactFlow defaultNodes={nodes} defaultEdges={edges} defaultViewport={viewport} onlyRenderVisibleElements={nodes.length > 250} minZoom={0.05} maxZoom={2}>
+      <ReactFlow defaultNodes={nodes} defaultEdges={edges} defaultViewport={pane.viewport} onlyRenderVisibleElements={nodes.length > 250} minZoom={0.05} maxZoom={2}>
         <Background gap={24} size={1} />
         <Controls showInteractive={false} />
         <ReadyMark />

@@ -59,7 +59,8 @@ const encode = (codePoints: readonly string[]) =>
  * `k` a campaign, `j` a project, `c` a cadence; letters end each number, so no two lists share a
  * prefix and no two kinds share a word.
  */
-type WordKind = 'x' | 'k' | 'j' | 'c';
+type WordKind = 'x' | IdKind;
+type IdKind = 'k' | 'j' | 'c';
 function listPrefix(agencyNo: number, list: LeadList, step: number, kind: WordKind = 'x'): string {
   return `${agencyNo}${list}${list === 'p' ? step : ''}${kind}`;
 }
@@ -68,7 +69,7 @@ function listPrefix(agencyNo: number, list: LeadList, step: number, kind: WordKi
  * A campaign's (`k`), project's (`j`) or cadence's (`c`) word in one list: its id, every character
  * encoded as a trigram's are, so ids that differ only in case stay apart (the tokenizer folds case).
  */
-const idWord = (kind: Exclude<WordKind, 'x'>, agencyNo: number, list: LeadList, step: number, id: string) => listPrefix(agencyNo, list, step, kind) + encode(Array.from(id));
+const idWord = (kind: IdKind, agencyNo: number, list: LeadList, step: number, id: string) => listPrefix(agencyNo, list, step, kind) + encode(Array.from(id));
 
 function trigramWords(prefix: string, text: string): string[] {
   const chars = Array.from(text);
@@ -116,7 +117,7 @@ export function leadSearchPhrase(
   filters: { campaignIds?: readonly string[]; projectIds?: readonly string[]; cadenceIds?: readonly string[] } = {},
 ): string | null {
   if (Array.from(search).length < MIN_INDEXED_SEARCH) return null;
-  const any = (kind: Exclude<WordKind, 'x'>, ids: readonly string[]) => ` AND (${ids.map((id) => `"${idWord(kind, agencyNo, list, step, id)}"`).join(' OR ')})`;
+  const any = (kind: IdKind, ids: readonly string[]) => ` AND (${ids.map((id) => `"${idWord(kind, agencyNo, list, step, id)}"`).join(' OR ')})`;
   return (
     `"${trigramWords(listPrefix(agencyNo, list, step), search).join(' ')}"` +
     (filters.campaignIds ? any('k', filters.campaignIds) : '') +

@@ -12,7 +12,7 @@ import type { Migration, StepProgress } from './index.js';
  *   a search over a whole list is counted from it alone.
  *
  * The index is keyed on the leads' and agencies' rowids: a `VACUUM` may renumber them, so one must be followed by
- * `INSERT INTO lead_search(lead_search) VALUES ('delete-all')` and the backfill (as migrations 011 and 012 do it).
+ * `INSERT INTO lead_search(lead_search) VALUES ('delete-all')` and the backfill (`rewriteLeadSearch`, as migrations 011 and 012 do it).
  */
 /** A trigger's row, or the backfill's (`leads l`). */
 type Row = 'new' | 'old' | 'l';
@@ -79,6 +79,20 @@ export function backfillLeadSearch(db: Db, tags: DocumentTags, progress?: StepPr
     done = Math.min(total, done + batch);
     progress?.(done, total, 'leads');
   }
+}
+
+/**
+ * Makes every document name `tags` from now on: the two triggers that write documents recreated,
+ * and every document written again (migrations 011 and 012).
+ */
+export function rewriteLeadSearch(db: Db, tags: DocumentTags, progress?: StepProgress): void {
+  db.exec(`
+      DROP TRIGGER leads_lists_insert;
+      DROP TRIGGER leads_search_update;
+      ${leadSearchTriggersSql(tags)}
+      INSERT INTO lead_search (lead_search) VALUES ('delete-all');
+    `);
+  backfillLeadSearch(db, tags, progress);
 }
 
 export const m010LeadSearch: Migration = {

@@ -1,5 +1,5 @@
 import type { Migration } from './index.js';
-import { backfillLeadSearch, leadSearchTriggersSql } from './010-lead-search.js';
+import { rewriteLeadSearch } from './010-lead-search.js';
 
 /**
  * A search combined with a campaign or project filter (a project_user key's searches always carry
@@ -12,12 +12,6 @@ import { backfillLeadSearch, leadSearchTriggersSql } from './010-lead-search.js'
 export const m011LeadSearchFilters: Migration = {
   name: 'lead-search-filters',
   up(db, progress) {
-    db.exec(`
-      DROP TRIGGER leads_lists_insert;
-      DROP TRIGGER leads_search_update;
-      ${leadSearchTriggersSql(['campaign_id', 'project_id'])}
-      INSERT INTO lead_search (lead_search) VALUES ('delete-all');
-    `);
-    backfillLeadSearch(db, ['campaign_id', 'project_id'], progress);
+    rewriteLeadSearch(db, ['campaign_id', 'project_id'], progress);
   },
 };

@@ -1,5 +1,5 @@
 import type { Migration } from './index.js';
-import { backfillLeadSearch, leadSearchTriggersSql, type DocumentTags } from './010-lead-search.js';
+import { rewriteLeadSearch, type DocumentTags } from './010-lead-search.js';
 
 /** What a lead's document names besides its text since this migration (the current schema). */
 export const LEAD_DOCUMENT_TAGS: DocumentTags = ['campaign_id', 'project_id', 'cadence_id'];
@@ -14,12 +14,6 @@ export const LEAD_DOCUMENT_TAGS: DocumentTags = ['campaign_id', 'project_id', 'c
 export const m012LeadSearchCadences: Migration = {
   name: 'lead-search-cadences',
   up(db, progress) {
-    db.exec(`
-      DROP TRIGGER leads_lists_insert;
-      DROP TRIGGER leads_search_update;
-      ${leadSearchTriggersSql(LEAD_DOCUMENT_TAGS)}
-      INSERT INTO lead_search (lead_search) VALUES ('delete-all');
-    `);
-    backfillLeadSearch(db, LEAD_DOCUMENT_TAGS, progress);
+    rewriteLeadSearch(db, LEAD_DOCUMENT_TAGS, progress);
   },
 };

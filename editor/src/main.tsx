@@ -1,11 +1,14 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+/**
+ * The entry: small on purpose. A link to a workflow starts its reads here, and the rest of the
+ * editor (React DOM, React Flow, the pages) loads as its own chunk meanwhile; in a private window
+ * that chunk's compile is as long as the reads, which then no longer wait for it.
+ */
 import '@xyflow/react/dist/style.css';
 import './styles.css';
-import { App } from './App';
+import { session } from './api/client';
+import { startOpening } from './api/open-at-boot';
+import { parseRoute } from './routing';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const route = parseRoute(location);
+if (route.name === 'agent' && session.get()) startOpening(route);
+void import('./mount');

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { addStep, applyForm, canvasReady, edgePairs, newAgent, newPage, openEditor, recordWrites, save, shot, signIn, stepIds, storedWorkflow, versionSummaries, waitSaved, wfPath } from './editor-page.js';
+import { addStep, applyForm, canvasReady, edgePairs, expectBrowserErrors, newAgent, newPage, openEditor, recordWrites, save, shot, signIn, stepIds, storedWorkflow, versionSummaries, waitSaved, wfPath } from './editor-page.js';
 
 let h: Harness;
 let browser: Browser;
@@ -85,8 +85,15 @@ describe('editing a workflow in the browser', () => {
     expect(writes).toEqual([`POST ${wfPath(agentId)}/outcomes/VOICEMAIL/nodes`, `POST ${wfPath(agentId)}/outcomes/VOICEMAIL/nodes`]);
 
     // Reload: the key is still in this tab's session; the steps are drawn from the stored graph.
+    // The opening reads start in the entry module, before the editor's chunk runs, and the page
+    // takes them: each is made once.
+    const reads: string[] = [];
+    page.on('request', (r) => r.method() === 'GET' && r.url().includes('/api/') && reads.push(new URL(r.url()).pathname));
     await page.reload();
     await canvasReady(page);
+    const agentPath = `/api/agent-builder/agents/${agentId}`;
+    const opening = [agentPath, wfPath(agentId), `/api/agent-builder/projects/${locationId}/campaigns`, `/api/v2/projects/${locationId}`];
+    expect(opening.map((p) => reads.filter((r) => r === p).length)).toEqual([1, 1, 1, 1]);
     await expect.poll(() => stepIds(page)).toEqual([sms, tag].sort());
     await expect(page.getByTestId(`node-${sms}`).textContent()).resolves.toContain('Hi {{contact.firstName}}, this is {{custom_values.business_name}}');
     await expect(page.getByTestId(`node-${tag}`).textContent()).resolves.toContain('+ vm-left');
@@ -107,6 +114,19 @@ describe('editing a workflow in the browser', () => {
     expect(digest).toContain('→ add tag vm-left');
     expect(digest).toBe((await h.api('GET', `${wfPath(agentId)}/digest`)).text);
     await shot(page, 'editor-voicemail-sms');
+    await page.close();
+  });
+
+  it('a deep link opened with a key that is no longer accepted goes back to sign-in, saying why', async () => {
+    const { agentId } = await newAgent(h, locationId, 'Revoked key');
+    const page = await newPage(browser);
+    // The key was in the tab's session from an earlier sign-in; the reads at boot get 401s before
+    // the app has set its handler for them.
+    await page.addInitScript(() => sessionStorage.setItem('vc.apiKey', 'vc_not_a_key'));
+    await page.goto(`${h.url}/editor/agents/${agentId}`);
+    await page.getByLabel('API key').waitFor();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('That API key was not accepted');
+    expectBrowserErrors(page, [/401/]);
     await page.close();
   });
 

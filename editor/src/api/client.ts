@@ -27,10 +27,18 @@ export class ApiError extends Error {
   }
 }
 
-/** Called on every 401 so the app can go back to sign-in. */
-let onUnauthorized: () => void = () => {};
+/**
+ * Called on every 401 so the app can go back to sign-in. A 401 that comes before the app has set
+ * its handler (the reads main.tsx starts while the app loads) is passed on when it does.
+ */
+let onUnauthorized: (() => void) | null = null;
+let missedUnauthorized = false;
 export function setUnauthorizedHandler(fn: () => void) {
   onUnauthorized = fn;
+  if (missedUnauthorized) {
+    missedUnauthorized = false;
+    fn();
+  }
 }
 
 async function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
@@ -51,7 +59,10 @@ async function request(method: string, path: string, body?: unknown, headers: Re
     } catch {
       /* not JSON: keep the text as the message */
     }
-    if (res.status === 401) onUnauthorized();
+    if (res.status === 401) {
+      if (onUnauthorized) onUnauthorized();
+      else missedUnauthorized = true;
+    }
     throw new ApiError(res.status, parsed);
   }
   return res;

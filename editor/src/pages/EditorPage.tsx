@@ -1,8 +1,8 @@
 /** Step three: one campaign's workflow, in its own store. */
 import { useEffect } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
-import { agentsApi, projectsApi, workflowApi } from '../api/endpoints';
-import { openWorkflow } from '../api/open-workflow';
+import { workflowApi } from '../api/endpoints';
+import { takeOpening } from '../api/open-at-boot';
 import { AddMenu } from '../components/AddMenu';
 import { Canvas } from '../components/Canvas';
 import { ConflictDialog } from '../components/ConflictDialog';
@@ -41,32 +41,8 @@ const browserClipboard = {
 
 type AgentRoute = Extract<Route, { name: 'agent' }>;
 
-/** Each agent's location, kept between visits so the project reads start with the agent's. */
-const agentLocations = {
-  get: (agentId: string) => {
-    try {
-      return localStorage.getItem(`vc.agentLocation.${agentId}`);
-    } catch {
-      return null;
-    }
-  },
-  set: (agentId: string, locationId: string) => {
-    try {
-      localStorage.setItem(`vc.agentLocation.${agentId}`, locationId);
-    } catch {
-      // storage full or blocked: the next visit reads the agent first, as without it
-    }
-  },
-};
-
 async function load(route: AgentRoute) {
-  const opened = await openWorkflow(route, {
-    agent: agentsApi.get,
-    workflow: (target) => workflowApi(target).get(),
-    campaigns: projectsApi.campaigns,
-    project: projectsApi.get,
-    memory: agentLocations,
-  });
+  const opened = await takeOpening(route);
   const { agent, target, workflow, campaigns } = opened;
   const campaign = campaigns.find((c) => c.id === workflow.campaignId) ?? null;
   // Laid out before the canvas is drawn: steps are drawn once, where they belong.

@@ -6,7 +6,7 @@ import path from 'node:path';
  * The entry (main.tsx) is small and loads the editor's UI chunk by `import()`, so the workflow's
  * reads start before that chunk runs. A dynamic import alone would fetch the chunk only then and
  * compile it on the main thread; listed as a modulepreload in the page, the browser fetches it
- * with the entry and compiles it off the main thread meanwhile (bench/README.md, editor).
+ * with the entry and compiles it off the main thread meanwhile (docs/editor.md, Performance).
  */
 function preloadChunk(name: string): Plugin {
   let base = '/';

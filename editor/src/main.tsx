@@ -1,7 +1,8 @@
 /**
- * The entry: small on purpose. A link to a workflow starts its reads here, and the rest of the
- * editor (React DOM, React Flow, the pages) loads as its own chunk meanwhile; in a private window
- * that chunk's compile is as long as the reads, which then no longer wait for it.
+ * The entry: small on purpose. A link to a workflow starts its reads here, while the rest of the
+ * editor (React DOM, React Flow, the pages: mount.tsx's chunk) is still compiling, so the reads no
+ * longer wait for it; in a private window, where nothing comes compiled, that compile takes as
+ * long as the reads (docs/editor.md, Performance).
  */
 import '@xyflow/react/dist/style.css';
 import './styles.css';

@@ -1,7 +1,7 @@
 /**
  * The reads that open a workflow, started by the entry module before the editor's own code has
- * loaded and compiled (in a private window, where nothing is compiled ahead, that is most of the
- * wait: bench/README.md, editor). The editor page takes them when it opens the same route, once;
+ * loaded and compiled (in a private window, where nothing comes compiled, that is most of the
+ * wait: docs/editor.md, Performance). The editor page takes them when it opens the same route, once;
  * any other route, or a later opening of the same one, reads afresh.
  */
 import { agentsApi, projectsApi, workflowApi } from './endpoints';

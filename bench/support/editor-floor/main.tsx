@@ -1,7 +1,8 @@
 /**
  * The floor of the editor's load (bench/editor.ts): bare React Flow drawing the same workflow, at
  * the positions the server's layout gives, in a pane of the editor's canvas size at the editor's
- * opening view, with React Flow's own nodes, Background and Controls, after one read of the graph. None of the editor: no shell, store, layout, forms or warnings.
+ * opening view, with React Flow's own nodes, Background and Controls, after one read of the
+ * graph. None of the editor: no shell, store, layout, forms or warnings.
  * Marks `vc:interactive` as the editor does: on the frame after React Flow has its size.
  */
 import { useEffect } from 'react';

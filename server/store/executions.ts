@@ -91,15 +91,18 @@ export function executionsRepo(db: Db) {
     "SELECT graph_version AS version, count(*) AS n FROM executions WHERE agency_id = ? AND campaign_id = ? AND status = 'running' AND kind = 'run' GROUP BY graph_version ORDER BY graph_version",
   );
   const steps = db.prepare<[string], StepRow>('SELECT * FROM execution_steps WHERE execution_id = ? ORDER BY seq');
+  // `attempts` counts the attempts that started, whoever numbers them: an attempt cut off by a
+  // dead worker is counted even where the next one carries the same number (a local activity
+  // re-run after the workflow task timed out starts again at 1).
   const stepStart = db.prepare(
     `INSERT INTO execution_steps (execution_id, seq, node_id, node_type, status, attempts, input, started_at)
      VALUES (@executionId, @seq, @nodeId, @nodeType, 'running', @attempt, @input, @at)
-     ON CONFLICT (execution_id, seq) DO UPDATE SET status = 'running', attempts = excluded.attempts, error = NULL`,
+     ON CONFLICT (execution_id, seq) DO UPDATE SET status = 'running', attempts = max(execution_steps.attempts + 1, excluded.attempts), error = NULL`,
   );
   const stepFinish = db.prepare(
     `INSERT INTO execution_steps (execution_id, seq, node_id, node_type, status, attempts, input, output, error, started_at, finished_at)
      VALUES (@executionId, @seq, @nodeId, @nodeType, @status, @attempt, @input, @output, @error, @at, @at)
-     ON CONFLICT (execution_id, seq) DO UPDATE SET status = excluded.status, attempts = excluded.attempts,
+     ON CONFLICT (execution_id, seq) DO UPDATE SET status = excluded.status, attempts = max(execution_steps.attempts, excluded.attempts),
        input = coalesce(excluded.input, input), output = excluded.output, error = excluded.error, finished_at = excluded.finished_at`,
   );
   const claimRetry = db.prepare(

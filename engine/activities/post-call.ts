@@ -74,7 +74,8 @@ const perform: Record<ActionType, Perform> = {
 
 /**
  * Activity factory (dependency injection, as in Temporal's samples): the worker wires real ports,
- * tests wire flaky ones. Each action is its own activity so Temporal's UI and retry policy see it.
+ * tests wire flaky ones. Each action is its own (local) activity, so the retry policy applies to it
+ * alone and the run's history records each action's result.
  */
 export function createPostCallActivities(ports: Ports) {
   async function runAction(input: ActionInput): Promise<unknown> {

@@ -2,10 +2,10 @@ import type { Graph } from '../graph/types.js';
 
 /** Names shared by the workflow, the worker and the client: written once, here. */
 /**
- * The workflow type post-call runs start as. `postCallWorkflow`, the type of runs started before
- * it, stays registered for those runs (workflows/post-call.ts).
+ * The workflow type post-call runs start as. `postCallWorkflow` and `postCallRun`, the types of
+ * runs started before it, stay registered for those runs (workflows/post-call.ts).
  */
-export const POST_CALL_WORKFLOW = 'postCallRun';
+export const POST_CALL_WORKFLOW = 'postCallLocalRun';
 /**
  * Call ids come from the voice platform, so they are unique per agency only: the agency is part of
  * the id (runs started before schema 4 keep their `post-call:<callId>` ids; see executions).
@@ -54,7 +54,7 @@ export interface PostCallInput {
   contact: { tags: string[]; [field: string]: unknown };
   /** a retry resumes here (the failed step) instead of at the outcome's entry */
   startNodeId?: string;
-  /** how long one action attempt may take before Temporal retries it elsewhere */
+  /** how long one action attempt may take before Temporal retries it */
   actionTimeoutSeconds?: number;
   retryOf?: string;
   /**

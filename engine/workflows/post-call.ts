@@ -6,17 +6,27 @@ import type { GraphNode } from '../graph/types.js';
 import { ACTION_TYPES, type ActionType, type PostCallInput, type PostCallResult, type RunContext } from './post-call-types.js';
 
 /** Retries with backoff for transient failures; validation and permanent CRM errors fail at once. */
-function actionActivities(timeoutSeconds: number) {
-  return proxyActivities<PostCallActivities>({
-    startToCloseTimeout: `${timeoutSeconds} seconds`,
-    retry: {
-      initialInterval: '1 second',
-      backoffCoefficient: 2,
-      maximumInterval: '1 minute',
-      maximumAttempts: 10,
-      nonRetryableErrorTypes: ['PermanentActionError'],
-    },
-  });
+const ACTION_RETRY = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  maximumAttempts: 10,
+  nonRetryableErrorTypes: ['PermanentActionError'],
+};
+
+/**
+ * Actions as local activities (`postCallLocalRun`) or as activities (runs started before it). A
+ * local activity runs in the worker that runs the workflow and is recorded as one marker when the
+ * workflow task completes: a three-action chain is one workflow task instead of four, and the
+ * server schedules, dispatches and completes no activity (docs/execution.md). A backoff longer than
+ * `localRetryThreshold` waits on a durable timer instead of in the worker, so a long wait between
+ * attempts survives a worker restart and does not hold the workflow task open.
+ */
+function actionActivities(timeoutSeconds: number, local: boolean) {
+  const startToCloseTimeout = `${timeoutSeconds} seconds` as const;
+  return local
+    ? proxyLocalActivities<PostCallActivities>({ startToCloseTimeout, retry: ACTION_RETRY, localRetryThreshold: '10 seconds' })
+    : proxyActivities<PostCallActivities>({ startToCloseTimeout, retry: ACTION_RETRY });
 }
 
 // Recording is cheap, local and idempotent: a local activity avoids a task-queue round trip per step.
@@ -50,10 +60,19 @@ export const PATCH_CLOSE_WITH_LAST_ACTION = 'close-with-last-action';
 const readsContact = (config: unknown) => JSON.stringify(config ?? {}).includes('"field":"contact.');
 
 /**
- * Post-call runs as the server starts them now (POST_CALL_WORKFLOW). The same walk as
- * `postCallWorkflow`, which asks `patched` before each change made since its first runs (reading
- * the contact again before a branch, closing in the last action); this one makes them without
- * asking. Asking records a marker and has the server upsert the
+ * Post-call runs as the server starts them now (POST_CALL_WORKFLOW): the walk of `postCallRun`
+ * with every action as a local activity. Its own workflow type, for the reason `postCallRun` is
+ * one: runs of the other types, in flight or replayed, keep the commands they were started with.
+ */
+export async function postCallLocalRun(input: PostCallInput): Promise<PostCallResult> {
+  return walkChain(input, { refreshContactForBranch: () => true, closeInLastAction: () => true, localActions: true });
+}
+
+/**
+ * Post-call runs started between `postCallWorkflow` and `postCallLocalRun`: each action an
+ * activity. The same walk as `postCallWorkflow`, which asks `patched` before each change made
+ * since its first runs (reading the contact again before a branch, closing in the last action);
+ * this one makes them without asking. Asking records a marker and has the server upsert the
  * `TemporalChangeVersion` search attribute, on every run: ~3 ms of the embedded server's CPU a
  * run, ~5% of a plain three-step chain's throughput (bench/README.md). A new workflow type rather
  * than a flag in the input, so that a worker from before it, still running during a rolling
@@ -61,7 +80,7 @@ const readsContact = (config: unknown) => JSON.stringify(config ?? {}).includes(
  * and record the patch marker that this code would not expect.
  */
 export async function postCallRun(input: PostCallInput): Promise<PostCallResult> {
-  return walkChain(input, { refreshContactForBranch: () => true, closeInLastAction: () => true });
+  return walkChain(input, { refreshContactForBranch: () => true, closeInLastAction: () => true, localActions: false });
 }
 
 /**
@@ -72,24 +91,29 @@ export async function postCallWorkflow(input: PostCallInput): Promise<PostCallRe
   return walkChain(input, {
     refreshContactForBranch: () => patched(PATCH_REFRESH_CONTACT_FOR_BRANCH),
     closeInLastAction: () => patched(PATCH_CLOSE_WITH_LAST_ACTION),
+    localActions: false,
   });
 }
 
-/** Changes made since the first runs: `postCallWorkflow` asks `patched` for each, `postCallRun` has them all. */
+/**
+ * Changes made since the first runs: `postCallWorkflow` asks `patched` for each, `postCallRun` and
+ * `postCallLocalRun` have them all; only `postCallLocalRun` runs its actions locally.
+ */
 interface Changes {
   refreshContactForBranch(): boolean;
   closeInLastAction(): boolean;
+  localActions: boolean;
 }
 
 /**
  * Walks the chain of the call's outcome on the pinned graph: branches are evaluated here, with the
- * same pure evaluator the digest uses; every action is one activity; every step is recorded.
+ * same pure evaluator the digest uses; every action is one (local) activity; every step is recorded.
  * `closeInLastAction` is asked once, for the last step, so a replay asks at the same point as the
  * run did.
  */
 async function walkChain(input: PostCallInput, changes: Changes): Promise<PostCallResult> {
   const { workflowId } = workflowInfo();
-  const actions = actionActivities(input.actionTimeoutSeconds ?? 30);
+  const actions = actionActivities(input.actionTimeoutSeconds ?? 30, changes.localActions);
   const ctx: RunContext = { call: { ...input.call, fields: input.call.fields }, contact: input.contact };
   const byId = new Map(input.graph.nodes.map((n) => [n.id, n]));
   let nodeId: string | undefined = input.startNodeId ?? entryOf(input.graph, input.outcome) ?? undefined;

@@ -88,6 +88,8 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     },
     // Two cores: a modest concurrency keeps the API responsive in the all-in-one process.
     maxConcurrentActivityTaskExecutions: 50,
+    // Post-call actions run as local activities (docs/execution.md): the same bound for them.
+    maxConcurrentLocalActivityExecutions: 50,
     // A new workflow's first task comes from the task queue, later ones from this worker's sticky
     // queue. The default fixed pollers give the task queue 2 of 10, which capped a burst of
     // enrolments at ~35 lead workflows started a second; pollers scaled on the server's backlog

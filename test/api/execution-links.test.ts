@@ -32,7 +32,7 @@ describe('executions link to their run in the Temporal Web UI', () => {
     const linked = decodeURIComponent(new URL(run.temporalUrl).pathname.split('/').pop()!);
     const described = await h.temporal!.client.workflow.getHandle(linked).describe();
     expect(described.status.name).toBe('COMPLETED');
-    expect(described.type).toBe('postCallRun');
+    expect(described.type).toBe('postCallLocalRun');
   });
 
   it('no UI address configured: temporalUrl is null', async () => {

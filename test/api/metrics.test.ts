@@ -97,9 +97,11 @@ describe('GET /metrics (Prometheus)', () => {
 
     // The Temporal SDK's own worker metrics, from its runtime's Prometheus exporter.
     const queue = { task_queue: h.taskQueue };
-    expect(value(m, 'temporal_workflow_completed', { ...queue, workflow_type: 'postCallRun' })).toBe(3);
-    expect(value(m, 'temporal_activity_execution_latency_count', { ...queue, activity_type: 'addTag' })).toBe(3);
-    expect(value(m, 'temporal_activity_execution_failed', { ...queue, activity_type: 'addTag' })).toBe(1);
+    expect(value(m, 'temporal_workflow_completed', { ...queue, workflow_type: 'postCallLocalRun' })).toBe(3);
+    // Post-call actions run as local activities: the SDK counts them under `local_activity_*`.
+    expect(value(m, 'temporal_local_activity_execution_latency_count', { ...queue, activity_type: 'addTag' })).toBe(3);
+    expect(value(m, 'temporal_local_activity_execution_failed', { ...queue, activity_type: 'addTag' })).toBe(1);
+    expect(value(m, 'temporal_worker_task_slots_available', { ...queue, worker_type: 'LocalActivityWorker' })).toBeGreaterThan(0);
     expect(value(m, 'temporal_worker_task_slots_available', { ...queue, worker_type: 'ActivityWorker' })).toBeGreaterThan(0);
   });
 

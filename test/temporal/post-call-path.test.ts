@@ -50,11 +50,15 @@ describe('one path through every layer (issue 2, item 5)', () => {
     expect(executions).toHaveLength(1);
     expect(executions[0]).toMatchObject({ callId: event.call.callId, outcome: 'VOICEMAIL', graphVersion: 1, status: 'succeeded' });
     expect(executions[0]!.steps).toEqual([expect.objectContaining({ nodeType: 'add-tag', status: 'succeeded', attempts: 1 })]);
-    // The last step closed the execution itself: no local activity's marker, and no patch marker
-    // or search-attribute upsert either (a `postCallRun` closes so without asking `patched`).
+    // The action ran as a local activity, in the run's one workflow task: the history holds its
+    // marker and nothing else of it, no activity the server scheduled. The last step closed the
+    // execution itself (no second marker for a close), and nothing asked `patched` (no patch
+    // marker, no search-attribute upsert).
     const history = await h.temporal!.client.workflow.getHandle(`post-call:${h.agencyId}:${event.call.callId}`).fetchHistory();
-    expect(history.events![0]!.workflowExecutionStartedEventAttributes!.workflowType!.name).toBe('postCallRun');
-    expect(history.events!.filter((e) => e.markerRecordedEventAttributes || e.upsertWorkflowSearchAttributesEventAttributes)).toEqual([]);
+    expect(history.events![0]!.workflowExecutionStartedEventAttributes!.workflowType!.name).toBe('postCallLocalRun');
+    expect(history.events!.filter((e) => e.markerRecordedEventAttributes).map((e) => e.markerRecordedEventAttributes!.markerName)).toEqual(['core_local_activity']);
+    expect(history.events!.filter((e) => e.activityTaskScheduledEventAttributes || e.upsertWorkflowSearchAttributesEventAttributes)).toEqual([]);
+    expect(history.events!.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
 
     expect(h.repos.calls.get(h.agencyId, event.call.callId)!.doc.disposition).toEqual({ type: 'voicemail', label: 'Voicemail', color: expect.any(String) });
   });

@@ -104,8 +104,8 @@ describe('tracing (OpenTelemetry, OTLP)', () => {
       return found[0]!;
     };
 
-    const start = one(root!, 'StartWorkflow:postCallRun');
-    const run = one(start, 'RunWorkflow:postCallRun');
+    const start = one(root!, 'StartWorkflow:postCallLocalRun');
+    const run = one(start, 'RunWorkflow:postCallLocalRun');
     for (const [activity, method, path] of [
       ['addTag', 'POST', `/contacts/${seeded.contact.id}/tags`],
       ['addNote', 'POST', `/contacts/${seeded.contact.id}/notes`],

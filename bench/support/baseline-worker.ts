@@ -1,7 +1,7 @@
 /**
  * A worker for the baseline workflows (support/baseline-workflows.ts, no-op activities) on its own
  * task queue, and a client of its own, on the given dev server: the plain Temporal side of the
- * post-call bench and of the patch-cost diagnostic.
+ * post-call bench and of the patch-cost diagnostic. `eagerClient` shares the worker's connection.
  */
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -19,6 +19,8 @@ export async function startBaselineWorker(address: string, taskQueue: string) {
   const client = new Client({ connection: await Connection.connect({ address }) });
   return {
     client,
+    /** A client on the worker's own connection, which may ask for eager starts, as the product's API does. */
+    eagerClient: new Client({ connection }),
     async stop() {
       worker.shutdown();
       await running;

@@ -141,7 +141,8 @@ export async function run() {
       base: () => saturate(() => baselineSide.oneLocalEager(`baseline-local-${process.pid}-${seq++}`)),
       onRound: (r, o, b) => log(`like-for-like round ${r + 1}: ${o.perSecond.toFixed(1)} calls/s / the chain of local activities ${b.perSecond.toFixed(1)}`),
     });
-    log(`like for like: ${baselineSide.eager[0]} of the chain's ${baselineSide.eager[0]! + baselineSide.eager[1]!} starts eager`);
+    const { starts } = baselineSide;
+    log(`like for like: ${starts.eager} of the chain's ${starts.eager + starts.plain} starts eager`);
     const LOCAL = `plain Temporal workflow, 3 no-op local activities (as ours runs its actions), started eagerly (as ours is), same server, same rounds`;
     paired('post_call_throughput.local_chain', 'calls/s', `${LOCAL}; ${N} calls per side per round, ${CONCURRENCY} in flight`, localSat.ours.map((x) => x.perSecond), localSat.base.map((x) => x.perSecond), mem());
     paired('post_call_cpu_ms_per_call.process.local_chain', 'ms', `${LOCAL}; CPU time (user + system) of this process per call at saturation`, localSat.ours.map((x) => x.cpu[0]!), localSat.base.map((x) => x.cpu[0]!), mem());
@@ -205,11 +206,11 @@ async function startBaseline(address: string) {
     }, 202),
   );
   const entryClient = httpPoster(entry.origin);
-  /** Local chains started eagerly / not (the server may refuse an eager start, e.g. with no free slot). */
-  const eager = [0, 0];
+  /** How the local chains' starts went: the server may decline an eager start (no free slot). */
+  const starts = { eager: 0, plain: 0 };
   return {
     client,
-    eager,
+    starts,
     /** The chain started through the bare HTTP endpoint, its result awaited as ours is. */
     async viaHttp(workflowId: string): Promise<Run> {
       const sent = performance.now();
@@ -231,7 +232,7 @@ async function startBaseline(address: string) {
       const sent = performance.now();
       const handle = await baseline.eagerClient.workflow.start('baselineLocalChain', { taskQueue: 'baseline', workflowId, requestEagerStart: true });
       const accepted = performance.now();
-      eager[handle.eagerlyStarted ? 0 : 1]! += 1;
+      starts[handle.eagerlyStarted ? 'eager' : 'plain'] += 1;
       await client.workflow.getHandle(workflowId).result();
       return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
     },

@@ -3,8 +3,9 @@
  * chains on real Temporal, and a stateful fake of the LeadConnector v2 endpoints (test/fakes) as
  * the CRM. Every action type changes the fake's state as expected; a 401 mid-chain disconnects the
  * project and fails the run at that step; reconnect + retry finishes it with each effect once; a
- * 429 with Retry-After: 2 waits 2 s; an SMS the vendor accepted before the answer timed out is not
- * sent twice. No token reaches a log line or an API response.
+ * 429 with Retry-After: 2 waits 2 s, and one of 11 s waits on a timer in the run's history (post-call
+ * actions are local activities, docs/execution.md); an SMS the vendor accepted before the answer
+ * timed out is not sent twice. No token reaches a log line or an API response.
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -189,6 +190,25 @@ describe('a crm_a project connected to GoHighLevel', () => {
     // The gap between the refused attempt and the next honours Retry-After (the policy alone waits 1 s).
     expect(tagCalls[1]!.receivedAt - tagCalls[0]!.receivedAt).toBeGreaterThanOrEqual(1900);
     expect(fake.state.contacts.get(c.contact.id)!.tags).toContain('vm-left');
+  });
+
+  it('a Retry-After longer than the local retry threshold (10 s) waits on a durable timer in the run, not in the worker', async () => {
+    const c = await connected();
+    await append(c.agentId, 'VOICEMAIL', [{ type: 'add-tag', config: { tags: ['vm-left'] } }]);
+    fake.inject({ method: 'POST', path: /\/contacts\/[^/]+\/tags$/, kind: 'status', status: 429, retryAfter: '11' });
+    const from = fake.requests.length;
+    const event = callEnded(c.campaignId, { contactId: c.contact.id });
+    await postCallEvent(h, event);
+    expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'succeeded' });
+    expect(h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.steps[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
+    const tagCalls = fake.requests.slice(from).filter((r) => r.method === 'POST' && /\/tags$/.test(r.path));
+    expect(tagCalls).toHaveLength(2);
+    expect(tagCalls[1]!.receivedAt - tagCalls[0]!.receivedAt).toBeGreaterThanOrEqual(10_900);
+    // The wait is in the run's history (a timer of the vendor's 11 s), so a worker restart during it
+    // loses nothing and no workflow task stays open through it.
+    const history = await h.temporal!.client.workflow.getHandle(`post-call:${h.agencyId}:${event.call.callId}`).fetchHistory();
+    const timers = history.events!.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds));
+    expect(timers).toEqual([11]);
   });
 
   it('an SMS the vendor accepted before the answer timed out is not sent again by the retry', async () => {

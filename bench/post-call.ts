@@ -206,36 +206,35 @@ async function startBaseline(address: string) {
     }, 202),
   );
   const entryClient = httpPoster(entry.origin);
+  /** A run started by `start`, its result awaited through the baseline's client, as ours is. */
+  async function timed(workflowId: string, start: () => Promise<void>): Promise<Run> {
+    const sent = performance.now();
+    await start();
+    const accepted = performance.now();
+    await client.workflow.getHandle(workflowId).result();
+    return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
+  }
   /** How the local chains' starts went: the server may decline an eager start (no free slot). */
   const starts = { eager: 0, plain: 0 };
   return {
     client,
     starts,
     /** The chain started through the bare HTTP endpoint, its result awaited as ours is. */
-    async viaHttp(workflowId: string): Promise<Run> {
-      const sent = performance.now();
-      const res = await entryClient.post('/', JSON.stringify({ workflowId }));
-      if (res.status !== 202) throw new Error(`floor start refused: ${res.status}`);
-      const accepted = performance.now();
-      await client.workflow.getHandle(workflowId).result();
-      return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
-    },
-    async one(workflowId: string): Promise<Run> {
-      const sent = performance.now();
-      const handle = await client.workflow.start('baselineChain', { taskQueue: 'baseline', workflowId });
-      const accepted = performance.now();
-      await handle.result();
-      return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
-    },
-    /** The chain of local activities, started eagerly through the worker's connection; its result awaited as ours is. */
-    async oneLocalEager(workflowId: string): Promise<Run> {
-      const sent = performance.now();
-      const handle = await baseline.eagerClient.workflow.start('baselineLocalChain', { taskQueue: 'baseline', workflowId, requestEagerStart: true });
-      const accepted = performance.now();
-      starts[handle.eagerlyStarted ? 'eager' : 'plain'] += 1;
-      await client.workflow.getHandle(workflowId).result();
-      return { latency: (performance.now() - accepted) / 1000, accept: (accepted - sent) / 1000, workflowId };
-    },
+    viaHttp: (workflowId: string) =>
+      timed(workflowId, async () => {
+        const res = await entryClient.post('/', JSON.stringify({ workflowId }));
+        if (res.status !== 202) throw new Error(`floor start refused: ${res.status}`);
+      }),
+    one: (workflowId: string) =>
+      timed(workflowId, async () => {
+        await client.workflow.start('baselineChain', { taskQueue: 'baseline', workflowId });
+      }),
+    /** The chain of local activities, started eagerly through the worker's connection. */
+    oneLocalEager: (workflowId: string) =>
+      timed(workflowId, async () => {
+        const handle = await baseline.eagerClient.workflow.start('baselineLocalChain', { taskQueue: 'baseline', workflowId, requestEagerStart: true });
+        starts[handle.eagerlyStarted ? 'eager' : 'plain'] += 1;
+      }),
     async stop() {
       entryClient.close();
       await entry.close();

@@ -175,17 +175,26 @@ describe('a crm_a project connected to GoHighLevel', () => {
     fake.token = TOKEN;
   });
 
-  it("a 429 with Retry-After: 2 is retried after the vendor's 2 s, not the policy's 1 s", async () => {
+  /** A one-tag chain whose first tag request the fake refuses with 429 and `Retry-After`; run to its end. */
+  async function tagRefusedOnce(retryAfter: string) {
     const c = await connected();
     await append(c.agentId, 'VOICEMAIL', [{ type: 'add-tag', config: { tags: ['vm-left'] } }]);
-    fake.inject({ method: 'POST', path: /\/contacts\/[^/]+\/tags$/, kind: 'status', status: 429, retryAfter: '2' });
+    fake.inject({ method: 'POST', path: /\/contacts\/[^/]+\/tags$/, kind: 'status', status: 429, retryAfter });
     const from = fake.requests.length;
     const event = callEnded(c.campaignId, { contactId: c.contact.id });
     await postCallEvent(h, event);
     expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'succeeded' });
-    const step = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.steps[0]!;
+    return {
+      c,
+      event,
+      step: h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.steps[0]!,
+      tagCalls: fake.requests.slice(from).filter((r) => r.method === 'POST' && /\/tags$/.test(r.path)),
+    };
+  }
+
+  it("a 429 with Retry-After: 2 is retried after the vendor's 2 s, not the policy's 1 s", async () => {
+    const { c, step, tagCalls } = await tagRefusedOnce('2');
     expect(step).toMatchObject({ status: 'succeeded', attempts: 2 });
-    const tagCalls = fake.requests.slice(from).filter((r) => r.method === 'POST' && /\/tags$/.test(r.path));
     expect(tagCalls).toHaveLength(2);
     // The gap between the refused attempt and the next honours Retry-After (the policy alone waits 1 s).
     expect(tagCalls[1]!.receivedAt - tagCalls[0]!.receivedAt).toBeGreaterThanOrEqual(1900);
@@ -193,15 +202,8 @@ describe('a crm_a project connected to GoHighLevel', () => {
   });
 
   it('a Retry-After longer than the local retry threshold (10 s) waits on a durable timer in the run, not in the worker', async () => {
-    const c = await connected();
-    await append(c.agentId, 'VOICEMAIL', [{ type: 'add-tag', config: { tags: ['vm-left'] } }]);
-    fake.inject({ method: 'POST', path: /\/contacts\/[^/]+\/tags$/, kind: 'status', status: 429, retryAfter: '11' });
-    const from = fake.requests.length;
-    const event = callEnded(c.campaignId, { contactId: c.contact.id });
-    await postCallEvent(h, event);
-    expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'succeeded' });
-    expect(h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.steps[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
-    const tagCalls = fake.requests.slice(from).filter((r) => r.method === 'POST' && /\/tags$/.test(r.path));
+    const { event, step, tagCalls } = await tagRefusedOnce('11');
+    expect(step).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(tagCalls).toHaveLength(2);
     expect(tagCalls[1]!.receivedAt - tagCalls[0]!.receivedAt).toBeGreaterThanOrEqual(10_900);
     // The wait is in the run's history (a timer of the vendor's 11 s), so a worker restart during it

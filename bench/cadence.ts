@@ -10,7 +10,9 @@
  * connections, support/http-post.mjs); then the durable timers in flight (every lead sleeps until
  * its first step, a day away). `cadence.enrol_floor` is what an HTTP hop alone costs: a bare Koa
  * endpoint doing only the same start, behind the same client, against the bare starts in the same
- * way.
+ * way. `cadence.enrol_cpu_ms_per_lead.*` and `cadence.enrol_floor_cpu_ms_per_lead.*`: where a lead's
+ * CPU goes over the same rounds, this process's (less the client's thread, given apart) and the dev
+ * server's: the two cores everything here shares.
  *
  *   npx tsx bench/cadence.ts              # BENCH_CADENCE_LEADS=200 BENCH_CONCURRENCY=16
  */
@@ -32,7 +34,7 @@ import { startDevServer } from '../server/temporal/launcher.js';
 import { bundleWorkflows } from '../server/temporal/worker.js';
 import { DefaultLogger, Runtime, type Worker as TemporalWorker } from '@temporalio/worker';
 import { serve, startEndpoint } from './support/serve.js';
-import { alternate, emit, paired, peakRssMb } from './figures.js';
+import { alternate, cpuMs, emit, median, paired, peakRssMb } from './figures.js';
 
 /** Runs `fn` over 0..n-1 with `concurrency` in flight; resolves with the wall time in ms. */
 async function pool(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<number> {
@@ -85,10 +87,20 @@ function firstStepsOn(worker: TemporalWorker) {
   };
 }
 
-/** A round's two rates: requests answered (starts accepted) per second, and leads settled (first step taken) per second. */
+/**
+ * A round's two rates: requests answered (starts accepted) per second, and leads settled (first
+ * step taken) per second; and the CPU time (user + system) per lead of this process less the
+ * bench's HTTP client thread (API, worker, bare starts), of that thread, and of the dev server.
+ */
 interface Rates {
   accepted: number;
   settled: number;
+  cpuMs: { process: number; client: number; temporal: number };
+}
+/** A round's requests: their wall time, and the CPU time of the thread that sent them (none for bare starts). */
+interface Sent {
+  ms: number;
+  clientCpuMs: number;
 }
 
 export async function run(): Promise<void> {
@@ -149,14 +161,14 @@ export async function run(): Promise<void> {
     const { defaultPayloadConverter } = await import('@temporalio/common');
     const input = defaultPayloadConverter.fromPayload(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!) as LeadCadenceInput;
 
-    /** Enrols these contacts through the API from a worker thread; resolves with the wall time in ms. */
+    /** Enrols these contacts through the API from a worker thread; resolves with the wall time and the thread's CPU time. */
     const enrolFromThread = (contactIds: string[], origin = url) =>
-      new Promise<number>((resolve, reject) => {
+      new Promise<Sent>((resolve, reject) => {
         const w = new Worker(path.join(import.meta.dirname, 'support/enrol-worker.mjs'), { workerData: { url: origin, key, campaignId: campaign.id, contactIds, concurrency } });
-        w.once('message', (m: { ms?: number; error?: string }) => {
+        w.once('message', (m: { ms?: number; cpuMs?: number; error?: string }) => {
           void w.terminate();
           if (m.error) reject(new Error(m.error));
-          else resolve(m.ms!);
+          else resolve({ ms: m.ms!, clientCpuMs: m.cpuMs! });
         });
         w.once('error', reject);
       });
@@ -165,23 +177,30 @@ export async function run(): Promise<void> {
     let startedWorkflows = 1;
     await firstSteps.reached(startedWorkflows);
     /** Times a round of n starts (`send` resolves with its requests' wall time), then its settling. */
-    const timed = async (send: () => Promise<number>): Promise<Rates> => {
+    const timed = async (send: () => Promise<Sent>): Promise<Rates> => {
       startedWorkflows += n;
-      const requestsMs = await send();
+      const cpu0 = { process: cpuMs('self'), temporal: cpuMs(dev.process.pid!) };
+      const sent = await send();
       const answered = performance.now();
       await firstSteps.reached(startedWorkflows);
-      return { accepted: n / (requestsMs / 1000), settled: n / ((requestsMs + performance.now() - answered) / 1000) };
+      const cpuMsPerLead = {
+        process: (cpuMs('self') - cpu0.process - sent.clientCpuMs) / n,
+        client: sent.clientCpuMs / n,
+        temporal: (cpuMs(dev.process.pid!) - cpu0.temporal) / n,
+      };
+      return { accepted: n / (sent.ms / 1000), settled: n / ((sent.ms + performance.now() - answered) / 1000), cpuMs: cpuMsPerLead };
     };
     let next = 0;
     let bare = 0;
     /** A round of bare starts of the same workflow and input. */
     const bareRound = () =>
-      timed(() =>
-        pool(n, concurrency, async () => {
+      timed(async () => ({
+        ms: await pool(n, concurrency, async () => {
           const i = bare++;
           await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `bare:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `bare_${i}` }] });
         }),
-      );
+        clientCpuMs: 0,
+      }));
     const show = (r: Rates) => `${r.settled.toFixed(0)} settled (${r.accepted.toFixed(0)} accepted)`;
     process.stderr.write(`[cadence] ${rounds - 1} rounds after a warm-up: ${n} leads through the API / ${n} bare starts, ${concurrency} at a time; a round ends when its last lead's workflow has taken its first step\n`);
     const { ours, base } = await alternate({
@@ -199,6 +218,16 @@ export async function run(): Promise<void> {
     const against = `bare Temporal client starts of the same workflow and input, ${concurrency} concurrent, ${n} per side per round`;
     paired('cadence.enrol', 'leads/s', `${against}; each round until its last lead's workflow has taken its first step`, settled(ours), settled(base), { temporalRssMb });
     paired('cadence.enrol_accepted', 'leads/s', `${against}; the same rounds until their last request is answered (the workflows' work still running)`, accepted(ours), accepted(base), { temporalRssMb });
+    // Where a lead's CPU goes, each side: this process without the HTTP client (the API and the worker;
+    // the bare starts and the worker), the client's thread (ours only), the dev server.
+    const cpu = (figure: string, side: 'process' | 'temporal', what: string, o: Rates[], b: Rates[], vs: string) =>
+      paired(`${figure}.${side}`, 'ms', `${vs}; CPU time (user + system) per lead of ${what}, over the same rounds`, o.map((r) => r.cpuMs[side]), b.map((r) => r.cpuMs[side]), {
+        temporalRssMb: peakRssMb(dev.process.pid!),
+        ...(side === 'process' && { clientCpuMs: median(o.map((r) => r.cpuMs.client)) }),
+      });
+    const PROCESS = "this process less the bench's HTTP client thread (API and worker; the bare starts and worker); `clientCpuMs`: that thread's, ours only";
+    cpu('cadence.enrol_cpu_ms_per_lead', 'process', PROCESS, ours, base, against);
+    cpu('cadence.enrol_cpu_ms_per_lead', 'temporal', 'the embedded Temporal dev server', ours, base, against);
 
     // The floor: what an HTTP hop alone costs. A bare Koa endpoint at the same path that reads the
     // JSON body and does the same start, nothing else, behind the same worker-thread client,
@@ -222,6 +251,8 @@ export async function run(): Promise<void> {
       const floorRss = { temporalRssMb: peakRssMb(dev.process.pid!) };
       paired('cadence.enrol_floor', 'leads/s', floorAgainst, settled(floor.ours), settled(floor.base), floorRss);
       paired('cadence.enrol_floor_accepted', 'leads/s', `${floorAgainst}; until the last request is answered, as cadence.enrol_accepted`, accepted(floor.ours), accepted(floor.base), floorRss);
+      cpu('cadence.enrol_floor_cpu_ms_per_lead', 'process', PROCESS.replace('API and worker', 'bare endpoint and worker'), floor.ours, floor.base, floorAgainst);
+      cpu('cadence.enrol_floor_cpu_ms_per_lead', 'temporal', 'the embedded Temporal dev server', floor.ours, floor.base, floorAgainst);
     } finally {
       await floorServer.close();
     }

@@ -25,6 +25,11 @@ export interface Figure {
   heapMb?: number;
   /** the 1-minute load average of the machine when the figure was taken (2 cores, shared) */
   load?: number;
+  /**
+   * optional: CPU time (ms) per unit of the bench's own HTTP client thread, which shares the
+   * process and the cores with what is measured (cadence.ts takes it out of the process's figure)
+   */
+  clientCpuMs?: number;
   /** optional: the SQLite query plan(s) the figure ran with */
   plan?: string;
 }

@@ -70,7 +70,7 @@ export function render(file: string, merge: boolean): string {
     const goal = g ? `${g.text}: ${g.met(f) ? '**met**' : '**not met**'}` : '';
     const mem = [f.rssMb !== undefined ? `${num(f.rssMb)}` : '', f.temporalRssMb !== undefined ? `Temporal ${num(f.temporalRssMb)}` : ''].filter(Boolean).join(' / ');
     const partial = from !== path.basename(file) ? ` (${from.slice(0, 16)})` : '';
-    return `| \`${f.name}\`${partial} | ${num(f.value, f.unit)} | ${f.baseline === null ? '' : num(f.baseline, f.unit)} | ${ratio} | ${f.rounds ?? ''} | ${mem} | ${f.load ?? ''} | ${goal} | ${f.against.replace(/\|/g, '/')} |`;
+    return `| \`${f.name}\`${partial} | ${num(f.value, f.unit)} | ${f.baseline === null ? '' : num(f.baseline, f.unit)} | ${ratio} | ${f.rounds ?? ''} | ${mem} | ${f.load ?? ''} | ${goal} | ${f.against.replace(/\|/g, '/')}${f.clientCpuMs !== undefined ? ` (\`clientCpuMs\` ${num(f.clientCpuMs)})` : ''} |`;
   });
   const plans = [...byName.values()].filter(({ f }) => f.plan && f.name.endsWith('.p99')).map(({ f }) => `- \`${f.name.replace(/\.p99$/, '')}\`: ${f.plan}`);
   const when = first.startedAt ? first.startedAt.slice(0, 16).replace('T', ' ') + ' UTC' : '?';

@@ -176,7 +176,7 @@ export async function run(): Promise<void> {
     // so each starts with an idle worker and none leaves its workflows' work to the next.
     let startedWorkflows = 1;
     await firstSteps.reached(startedWorkflows);
-    /** Times a round of n starts (`send` resolves with its requests' wall time), then its settling. */
+    /** Times a round of n starts (`send` resolves with its requests' wall time and client CPU), then its settling. */
     const timed = async (send: () => Promise<Sent>): Promise<Rates> => {
       startedWorkflows += n;
       const cpu0 = { process: cpuMs('self'), temporal: cpuMs(dev.process.pid!) };

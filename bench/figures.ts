@@ -38,12 +38,7 @@ type Input = Omit<Figure, 'ratio'> & { ratio?: number | null };
 
 const round3 = (x: number) => Number(x.toFixed(3));
 
-/** CPU time (user + system) a process has used so far, ms (Linux /proc; clock ticks of 10 ms). */
-export function cpuMs(pid: number | 'self'): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
-}
-const CLOCK_TICKS = 100;
+export { cpuMs } from './support/cpu-time.mjs';
 
 /** Peak resident memory of this process so far, MiB (Linux VmHWM; maxRSS elsewhere). */
 export function peakRssMb(pid: number | 'self' = 'self'): number | undefined {

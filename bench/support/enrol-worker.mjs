@@ -2,20 +2,16 @@
 // the HTTP client's work is not on the server's event loop while the baseline's bare starts have
 // none: POST /api/power-dialer/leads for each contact, `concurrency` at a time, over node:http
 // keep-alive connections (http-post.mjs: `fetch` costs the shared cores several times more per
-// request); replies the wall time in ms and this thread's own CPU time in ms (so that the bench can
-// tell the server's CPU from its client's: both are in one process), or the first refusal.
-import fs from 'node:fs';
+// request); replies the wall time in ms and this thread's own CPU time in ms since it started (so
+// that the bench can tell the server's CPU from its client's: both are in one process), or the
+// first refusal.
 import { parentPort, workerData } from 'node:worker_threads';
+import { cpuMs } from './cpu-time.mjs';
 import { httpPoster } from './http-post.mjs';
 
 const { url, key, campaignId, contactIds, concurrency } = workerData;
 const client = httpPoster(url);
 let next = 0;
-/** CPU time (user + system) of this thread since it started (its module loading too), ms (Linux; clock ticks of 10 ms). */
-const threadCpuMs = () => {
-  const fields = fs.readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 const started = performance.now();
 try {
   await Promise.all(
@@ -26,7 +22,7 @@ try {
       }
     }),
   );
-  parentPort.postMessage({ ms: performance.now() - started, cpuMs: threadCpuMs() });
+  parentPort.postMessage({ ms: performance.now() - started, cpuMs: cpuMs('thread-self') });
 } catch (err) {
   parentPort.postMessage({ error: String(err) });
 } finally {

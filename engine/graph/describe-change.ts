@@ -1,10 +1,12 @@
 import { DISPOSITIONS } from './outcomes.js';
-import type { Graph, GraphNode } from './types.js';
+import type { Graph, GraphEdge, GraphNode } from './types.js';
 import { outcomeOfNodes } from './walk.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const content = (n: GraphNode) => ({ type: n.type, label: n.label ?? null, config: n.config });
+// An operation keeps what it does not change by reference (configs, edges): no text to compare then.
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+const sameContent = (a: GraphNode, b: GraphNode) => a.type === b.type && (a.label ?? null) === (b.label ?? null) && same(a.config, b.config);
+const samePosition = (a: GraphNode['position'], b: GraphNode['position']) => a === b || (a !== undefined && b !== undefined && a.x === b.x && a.y === b.y);
 const names = (nodes: GraphNode[]) => (nodes.length <= 5 ? nodes.map((n) => `${n.id} (${n.type})`).join(', ') : plural(nodes.length, 'node'));
 
 /**
@@ -18,11 +20,14 @@ export function describeChange(before: Graph, after: Graph): string {
   const added = after.nodes.filter((n) => !old.has(n.id));
   const removed = before.nodes.filter((n) => !now.has(n.id));
   const kept = after.nodes.filter((n) => old.has(n.id));
-  const changed = kept.filter((n) => !same(content(n), content(old.get(n.id)!)));
-  const moved = kept.filter((n) => !same(n.position, old.get(n.id)!.position));
+  const changed = kept.filter((n) => !sameContent(n, old.get(n.id)!));
+  const moved = kept.filter((n) => !samePosition(n.position, old.get(n.id)!.position));
 
   const oldEdges = new Map(before.edges.map((e) => [e.id, e]));
-  const edgesRemovedOrChanged = before.edges.some((e) => !after.edges.some((x) => x.id === e.id && same(x, e)));
+  // Every edge of `after` with each id (ids are unique in a valid graph, but a malformed one may repeat them).
+  const newEdges = new Map<string, GraphEdge[]>();
+  for (const e of after.edges) newEdges.set(e.id, [...(newEdges.get(e.id) ?? []), e]);
+  const edgesRemovedOrChanged = before.edges.some((e) => !(newEdges.get(e.id) ?? []).some((x) => same(x, e)));
   const edgesAdded = after.edges.some((e) => !oldEdges.has(e.id));
   const edgesChanged = edgesRemovedOrChanged || edgesAdded;
   const entryChanges = DISPOSITIONS.filter((d) => before.dispositionEntries[d] !== after.dispositionEntries[d]);

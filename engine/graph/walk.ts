@@ -63,13 +63,17 @@ export function nextStep(graph: Graph, node: GraphNode, ctx: unknown): { handle?
  * the first branch node (included). Stops on a repeat, so a malformed graph cannot loop.
  */
 export function chainFrom(graph: Graph, start: string | null): string[] {
+  // Each node's handle-less successor, as `successor` finds it (the first such edge): one pass over
+  // the edges instead of one a step, which made a chain of n steps cost n times the edges.
+  const next = new Map<string, string>();
+  for (const e of graph.edges) if (!e.sourceHandle && !next.has(e.source)) next.set(e.source, e.target);
   const out: string[] = [];
   const seen = new Set<string>();
   let cur = start;
   while (cur !== null && !seen.has(cur)) {
     seen.add(cur);
     out.push(cur);
-    cur = successor(graph, cur);
+    cur = next.get(cur) ?? null;
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { emittableOutcomes, normalizeOutcome, type Disposition } from '../../eng
 import { patchNodes } from '../../engine/graph/patch.js';
 import { deleteNode } from '../../engine/graph/relink.js';
 import { switchOutcome } from '../../engine/graph/switch-outcome.js';
-import { prepareGraph, validateGraph } from '../../engine/graph/validate.js';
+import { prepareGraph } from '../../engine/graph/validate.js';
 import type { Graph } from '../../engine/graph/types.js';
 import { AppError, notFound } from '../http/errors.js';
 import { defineRoute, type Deprecation, type RouteDef } from '../http/route.js';
@@ -100,7 +100,11 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
     return t;
   };
 
-  /** One write path: pure operation, validation, stored version, warnings in the answer. */
+  /**
+   * One write path: pure operation, stored version, warnings in the answer. Each operation
+   * (`appendNodes`, `prepareGraph`, `patchNodes`, `deleteNode`, `switchOutcome`) validates the graph
+   * it returns, so it is not validated here a second time (at 1,000 steps a validation is ~4 ms).
+   */
   function write(caller: Caller, t: WorkflowTarget, expectedVersion: number | undefined, op: (g: Graph) => { graph: Graph; summary?: string }) {
     try {
       return s.repos.workflows.write({
@@ -110,7 +114,6 @@ function routesFor(s: Services, scope: Scope): RouteDef[] {
         keyId: caller.keyId,
         apply: (current) => {
           const { graph, summary } = op(current);
-          validateGraph(graph);
           return { graph, summary: summary ?? describeChange(current, graph) };
         },
       });

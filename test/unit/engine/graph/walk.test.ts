@@ -26,6 +26,16 @@ describe('walk', () => {
     const cyclic: Graph = { nodes: [node('a', 'add-tag'), node('b', 'add-tag')], edges: [{ id: 'e1', source: 'a', target: 'b' }, { id: 'e2', source: 'b', target: 'a' }], dispositionEntries: {} };
     expect(chainFrom(cyclic, 'a')).toEqual(['a', 'b']);
   });
+  it('chainFrom follows the step a run takes: the first handle-less edge, past edges with a handle', () => {
+    // Malformed on purpose (two plain edges out of `a`, one with a handle first): the chain and `successor` agree.
+    const g: Graph = {
+      nodes: [node('a', 'add-tag'), node('b', 'add-tag'), node('c', 'add-tag'), node('d', 'add-tag')],
+      edges: [{ id: 'e0', source: 'a', target: 'd', sourceHandle: 'x' }, { id: 'e1', source: 'a', target: 'b' }, { id: 'e2', source: 'a', target: 'c' }, { id: 'e3', source: 'b', target: 'c' }],
+      dispositionEntries: {},
+    };
+    expect(successor(g, 'a')).toBe('b');
+    expect(chainFrom(g, 'a')).toEqual(['a', 'b', 'c']);
+  });
   it('nextStep evaluates branches against the run context', () => {
     const g = ifGraph();
     const ifNode = g.nodes[0]!;

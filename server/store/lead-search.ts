@@ -50,8 +50,11 @@ export const leadListSqlOf = (status: string) => `CASE WHEN ${listStatusSql('p',
  * A trigram as word characters, prefix-free: lowercase letters a-y and digits stand for themselves,
  * any other code point (and z) is `z` and its code in four base-36 digits.
  */
-const encode = (codePoints: readonly string[]) =>
-  codePoints.map((c) => (/^[a-y0-9]$/.test(c) ? c : `z${c.codePointAt(0)!.toString(36).padStart(4, '0')}`)).join('');
+const encodeChar = (c: string) => {
+  const code = c.codePointAt(0)!;
+  return (code >= 0x61 && code <= 0x79) || (code >= 0x30 && code <= 0x39) ? c : `z${code.toString(36).padStart(4, '0')}`;
+};
+const encode = (codePoints: readonly string[]) => codePoints.map(encodeChar).join('');
 
 /**
  * The prefix of every word of one list: the agency's number (the rowid of its `agencies` row,
@@ -72,9 +75,10 @@ function listPrefix(agencyNo: number, list: LeadList, step: number, kind: WordKi
 const idWord = (kind: IdKind, agencyNo: number, list: LeadList, step: number, id: string) => listPrefix(agencyNo, list, step, kind) + encode(Array.from(id));
 
 function trigramWords(prefix: string, text: string): string[] {
-  const chars = Array.from(text);
+  // Each code point encoded once (every enrolment writes a document of ~60 trigrams).
+  const chars = Array.from(text, encodeChar);
   const words: string[] = [];
-  for (let i = 0; i + 3 <= chars.length; i++) words.push(prefix + encode(chars.slice(i, i + 3)));
+  for (let i = 0; i + 3 <= chars.length; i++) words.push(prefix + chars[i] + chars[i + 1] + chars[i + 2]);
   return words;
 }
 

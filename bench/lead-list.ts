@@ -91,6 +91,8 @@ function build(count: number): World {
       repos.leads.insert(lead);
     }
   });
+  // The search documents, written behind the rows (migration 013), count as part of the insert.
+  repos.leads.flushSearch();
   const insertMs = performance.now() - started;
   return { db, dir, agencyId, campaignIds: campaigns.map((c) => c.id), projectIds: [...new Set(campaigns.map((c) => c.projectId))], insertMs };
 }
@@ -129,7 +131,7 @@ export async function run(): Promise<void> {
   process.stderr.write(`[lead-list] inserting ${count} leads in one transaction...\n`);
   const world = build(count);
   process.stderr.write(`[lead-list] inserted in ${(world.insertMs / 1000).toFixed(1)} s\n`);
-  emit({ name: 'lead-list.insert', value: count / (world.insertMs / 1000), unit: 'leads/s', baseline: null, against: 'one transaction through the repository; 9 indexes besides the primary key and the unique (agency, campaign, contact), the list counts and the search index kept by triggers' });
+  emit({ name: 'lead-list.insert', value: count / (world.insertMs / 1000), unit: 'leads/s', baseline: null, against: 'one transaction through the repository; 9 indexes besides the primary key and the unique (agency, campaign, contact), the list counts kept by triggers, and the search documents they note written in one flush after it (migration 013)' });
   const repos = createRepos(world.db);
   const limit = 25;
 

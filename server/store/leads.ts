@@ -3,6 +3,7 @@ import type { Db } from './db.js';
 import { parseJson } from './db.js';
 import { nowIso } from './ids.js';
 import { LIST_OF_MODE, leadSearchPhrase, listStatusSql } from './lead-search.js';
+import { leadSearchWriter } from './lead-search-flush.js';
 
 /** Statuses of a lead the dialer still works; the others are final. */
 export const LIVE_STATUSES: readonly LeadCallStatus[] = ['scheduled', 'waiting_for_window', 'calling', 'callback'];
@@ -293,6 +294,12 @@ export function leadsRepo(db: Db) {
   // (cheap when matches are dense: it stops after offset + limit of them) or reads the matching rows
   // by rowid and sorts them (cheap when few).
   const agencyNo = db.prepare<[string], number>('SELECT rowid FROM agencies WHERE id = ?').pluck();
+  const searchIndex = leadSearchWriter(db);
+  /** After a write of leads: their search documents, noted by the triggers, follow within WRITE_BEHIND_MS. */
+  const written = <T>(result: T): T => {
+    searchIndex.soon();
+    return result;
+  };
   const searchPageSql = (mode: LeadPageQuery['mode']) =>
     `SELECT ${COLUMNS} FROM leads NOT INDEXED WHERE rowid IN (SELECT rowid FROM lead_search WHERE lead_search MATCH @phrase)
        AND agency_id = @agencyId AND ${listStatus(mode)}${mode === 'pipeline' ? ' AND cadence_step = @cadenceStep' : ''}
@@ -316,6 +323,8 @@ export function leadsRepo(db: Db) {
       const { from, where, params } = leadListSql(q);
       count = { sql: `SELECT count(*) FROM ${from} WHERE ${where}`, params };
     } else count = leadCountSql(q);
+    // Documents are written behind their rows (migration 013): the index answers for every committed write once flushed.
+    if (phrase !== null) searchIndex.flush();
     const total = run1(count);
     if (total <= q.offset) return { count, total, page: null };
     if (phrase === null) return { count, total, page: walkPageStep(q) };
@@ -331,9 +340,7 @@ export function leadsRepo(db: Db) {
   return {
     /** Inserts a lead; false when the contact is already in that campaign's queue (never twice). */
     insert(l: LeadRecord): boolean {
-      return (
-        insert.run({ ...l, live: l.live ? 1 : 0, tags: JSON.stringify(l.tags), search: searchText(l) }).changes === 1
-      );
+      return written(insert.run({ ...l, live: l.live ? 1 : 0, tags: JSON.stringify(l.tags), search: searchText(l) }).changes === 1);
     },
     get(agencyId: string, id: string): LeadRecord | undefined {
       const r = get.get(agencyId, id);
@@ -357,21 +364,21 @@ export function leadsRepo(db: Db) {
         callerPreference: m.callerPreference ?? null,
         updatedAt: nowIso(),
       }).changes;
-      return changed === 1 || exists.get(agencyId, id) !== undefined;
+      return written(changed === 1) || exists.get(agencyId, id) !== undefined;
     },
     /** Marks a live lead `calling`; undefined when it left the queue or is finished (then no call is placed). */
     beginCall(agencyId: string, id: string, cadenceStep: number, at: string): LeadRecord | undefined {
-      const r = beginCall.get({ agencyId, id, cadenceStep, at, updatedAt: nowIso() });
+      const r = written(beginCall.get({ agencyId, id, cadenceStep, at, updatedAt: nowIso() }));
       return r ? fromRow(r) : undefined;
     },
     /** Copies changed contact data onto every lead of the contact (of that location). */
     refreshContact(agencyId: string, locationId: string, contactId: string, f: LeadContactFields): void {
-      refresh.run({ ...f, agencyId, locationId, contactId, tags: JSON.stringify(f.tags), search: searchText(f), updatedAt: nowIso() });
+      written(refresh.run({ ...f, agencyId, locationId, contactId, tags: JSON.stringify(f.tags), search: searchText(f), updatedAt: nowIso() }));
     },
-    remove: (agencyId: string, id: string) => remove.run(agencyId, id).changes === 1,
+    remove: (agencyId: string, id: string) => written(remove.run(agencyId, id).changes === 1),
     /** Removes the leads a stopped campaign / project was still working; returns their ids. */
-    removeLiveOfCampaign: (agencyId: string, campaignId: string) => removeLiveOfCampaign.all(agencyId, campaignId).map((r) => r.id),
-    removeLiveOfProject: (agencyId: string, projectId: string) => removeLiveOfProject.all(agencyId, projectId).map((r) => r.id),
+    removeLiveOfCampaign: (agencyId: string, campaignId: string) => written(removeLiveOfCampaign.all(agencyId, campaignId).map((r) => r.id)),
+    removeLiveOfProject: (agencyId: string, projectId: string) => written(removeLiveOfProject.all(agencyId, projectId).map((r) => r.id)),
     page(q: LeadPageQuery): { leads: LeadRecord[]; total: number } {
       const { total, page } = choose(q);
       const rows = page ? (statement(page.sql).all(page.params) as Row[]) : [];
@@ -391,6 +398,8 @@ export function leadsRepo(db: Db) {
       return recordContactEvent.run(signature, agencyId, locationId, contactId, type, nowIso()).changes === 1;
     },
     transaction: <T>(fn: () => T) => db.transaction(fn).immediate(),
+    /** Writes the search documents of every lead written since the last flush (the searches do it first); how many. */
+    flushSearch: () => searchIndex.flush(),
   };
 }
 export type LeadsRepo = ReturnType<typeof leadsRepo>;

@@ -182,6 +182,8 @@ describe('lead lists: counts and the search index stay exact', () => {
   });
 
   it('after the index is rewritten in batches, as an upgrade rewrites it, telling how far it is', () => {
+    // Documents still behind their rows (migration 013) would come back with the next search.
+    repos.leads.flushSearch();
     db.exec("INSERT INTO lead_search (lead_search) VALUES ('delete-all')");
     const q: LeadPageQuery = { agencyId: 'ag_one', mode: 'pipeline', cadenceStep: 0, search: 'garcia', limit: 10, offset: 0 };
     expect(expected(q).total).toBeGreaterThan(0);

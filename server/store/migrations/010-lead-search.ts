@@ -23,19 +23,21 @@ const list = (row: Row) => leadListSqlOf(`${row}.call_status`);
  */
 export type DocumentTags = readonly [] | readonly ['campaign_id', 'project_id'] | readonly ['campaign_id', 'project_id', 'cadence_id'];
 /** A row's document, as SQL. */
-const words = (row: Row, tags: DocumentTags) =>
+export const leadDocumentSql = (row: Row, tags: DocumentTags) =>
   `lead_search_words((SELECT rowid FROM agencies WHERE id = ${row}.agency_id), ${row}.call_status, ${row}.cadence_step, ${row}.search${tags.map((c) => `, ${row}.${c}`).join('')})`;
-const add = (row: Row) => `
+/** A row joining its list's count (every migration since this one writes the counts so). */
+export const addToListCount = (row: Row) => `
         INSERT INTO lead_list_counts (agency_id, list, cadence_step, campaign_id, cadence_id, project_id, n)
           SELECT ${row}.agency_id, ${list(row)}, ${row}.cadence_step, ${row}.campaign_id, coalesce(${row}.cadence_id, ''), ${row}.project_id, 1
           WHERE ${list(row)} IS NOT NULL
           ON CONFLICT DO UPDATE SET n = n + 1;`;
-const remove = (row: Row) => `
+/** A row leaving its list's count. */
+export const removeFromListCount = (row: Row) => `
         UPDATE lead_list_counts SET n = n - 1
           WHERE agency_id = ${row}.agency_id AND list = ${list(row)} AND cadence_step = ${row}.cadence_step
             AND campaign_id = ${row}.campaign_id AND cadence_id = coalesce(${row}.cadence_id, '');`;
 const index = (row: Row, tags: DocumentTags) => `
-        INSERT INTO lead_search (rowid, words) SELECT ${row}.rowid, w FROM (SELECT ${words(row, tags)} AS w) WHERE w IS NOT NULL;`;
+        INSERT INTO lead_search (rowid, words) SELECT ${row}.rowid, w FROM (SELECT ${leadDocumentSql(row, tags)} AS w) WHERE w IS NOT NULL;`;
 
 /** The two triggers that write documents naming `tags` (the insert trigger also counts the lead). */
 export function leadSearchTriggersSql(tags: DocumentTags): string {
@@ -44,7 +46,7 @@ export function leadSearchTriggersSql(tags: DocumentTags): string {
   const tagsChanged = tags.map((c) => ` OR old.${c} IS NOT new.${c}`).join('');
   return `
       CREATE TRIGGER leads_lists_insert AFTER INSERT ON leads BEGIN
-        ${add('new')}
+        ${addToListCount('new')}
         ${index('new', tags)}
       END;
       CREATE TRIGGER leads_search_update AFTER UPDATE OF agency_id, call_status, cadence_step,${tagColumns} search ON leads
@@ -69,7 +71,7 @@ export function backfillLeadSearch(db: Db, tags: DocumentTags, progress?: StepPr
   const batchEnd = db.prepare<[number, number], number>('SELECT rowid FROM leads WHERE rowid > ? ORDER BY rowid LIMIT 1 OFFSET ?').pluck();
   const fill = db.prepare<[number, number]>(`
       INSERT INTO lead_search (rowid, words)
-        SELECT r, w FROM (SELECT l.rowid AS r, ${words('l', tags)} AS w FROM leads l WHERE l.rowid > ? AND l.rowid <= ?) WHERE w IS NOT NULL`);
+        SELECT r, w FROM (SELECT l.rowid AS r, ${leadDocumentSql('l', tags)} AS w FROM leads l WHERE l.rowid > ? AND l.rowid <= ?) WHERE w IS NOT NULL`);
   let after = Number.MIN_SAFE_INTEGER;
   for (let done = 0; done < total; ) {
     // The batch's last rowid; past the last full batch, every lead left.
@@ -113,7 +115,7 @@ export const m010LeadSearch: Migration = {
       CREATE VIRTUAL TABLE lead_search USING fts5(words, content = '', contentless_delete = 1, tokenize = 'ascii');
       ${leadSearchTriggersSql([])}
       CREATE TRIGGER leads_lists_delete AFTER DELETE ON leads BEGIN
-        ${remove('old')}
+        ${removeFromListCount('old')}
         DELETE FROM lead_search WHERE rowid = old.rowid;
       END;
       -- Only a change of what a count or a document depends on rewrites them (a call starting,
@@ -122,8 +124,8 @@ export const m010LeadSearch: Migration = {
         WHEN old.agency_id IS NOT new.agency_id OR ${list('old')} IS NOT ${list('new')} OR old.cadence_step IS NOT new.cadence_step
           OR old.campaign_id IS NOT new.campaign_id OR old.cadence_id IS NOT new.cadence_id OR old.project_id IS NOT new.project_id
       BEGIN
-        ${remove('old')}
-        ${add('new')}
+        ${removeFromListCount('old')}
+        ${addToListCount('new')}
       END;
 
       INSERT INTO lead_list_counts (agency_id, list, cadence_step, campaign_id, cadence_id, project_id, n)

@@ -46,4 +46,3 @@ export function leadSearchWriter(db: Db) {
   };
   return { flush, soon };
 }
-export type LeadSearchWriter = ReturnType<typeof leadSearchWriter>;

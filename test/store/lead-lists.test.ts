@@ -8,6 +8,7 @@ import { openDb, type Db } from '../../server/store/db.js';
 import { isLive, searchText, type LeadPageQuery, type LeadRecord } from '../../server/store/leads.js';
 import { backfillLeadSearch } from '../../server/store/migrations/010-lead-search.js';
 import { LEAD_DOCUMENT_TAGS } from '../../server/store/migrations/012-lead-search-cadences.js';
+import { leadRecord } from '../helpers/leads.js';
 import { seededRandom } from '../helpers/random.js';
 
 /**
@@ -57,32 +58,21 @@ function addLeads(count: number) {
     const n = leads.size;
     // Several leads share a created_at, so the id decides their order.
     const at = new Date(base + Math.floor(random() * 50) * 1000).toISOString();
-    const lead: LeadRecord = {
+    const lead = leadRecord({
       id: `lead_${Math.floor(random() * 1e9).toString(36)}_${n}`,
       agencyId: campaign.agencyId,
       projectId: campaign.projectId,
       campaignId: campaign.id,
       contactId: `ct_${n}`,
-      queueId: 'q',
       cadenceId: campaign.cadenceId,
       cadenceStep: Math.floor(random() * 3),
       callStatus: status,
-      nextCallTime: at,
-      timezone: 'America/Chicago',
-      firstName: name.split(' ')[0]!,
       fullName: name,
       email: `${name.toLowerCase().replace(/[^a-z]/g, '.')}${n}@example.net`,
       phone: `+1512${String(5_550_000 + n)}`,
-      live: isLive(status),
-      callerPreference: '',
-      tags: [],
       locationId: campaign.locationId,
-      businessName: 'B',
-      pipeline: '',
-      campaignName: 'C',
       createdAt: at,
-      updatedAt: at,
-    };
+    });
     expect(repos.leads.insert(lead)).toBe(true);
     leads.set(lead.id, lead);
   }

@@ -7,6 +7,7 @@ import { openDb, type Db } from '../../server/store/db.js';
 import { WRITE_BEHIND_MS } from '../../server/store/lead-search-flush.js';
 import type { LeadPageQuery, LeadRecord } from '../../server/store/leads.js';
 import { leadSearchPhrase } from '../../server/store/lead-search.js';
+import { leadRecord } from '../helpers/leads.js';
 
 /**
  * A lead's search document is written behind its row (migration 013): the write notes the lead,
@@ -40,34 +41,9 @@ afterEach(() => {
 });
 
 function lead(fullName: string): LeadRecord {
-  const at = new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString();
   n++;
-  return {
-    id: `lead_wb_${n}`,
-    agencyId: AGENCY,
-    projectId: campaign.projectId,
-    campaignId: campaign.id,
-    contactId: `ct_wb_${n}`,
-    queueId: 'q',
-    cadenceId: null,
-    cadenceStep: 0,
-    callStatus: 'scheduled',
-    nextCallTime: at,
-    timezone: 'America/Chicago',
-    firstName: fullName.split(' ')[0]!,
-    fullName,
-    email: '',
-    phone: `+1512555${String(1000 + n)}`,
-    live: true,
-    callerPreference: '',
-    tags: [],
-    locationId: campaign.locationId,
-    businessName: 'B',
-    pipeline: '',
-    campaignName: 'C',
-    createdAt: at,
-    updatedAt: at,
-  };
+  const at = new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString();
+  return leadRecord({ id: `lead_wb_${n}`, agencyId: AGENCY, projectId: campaign.projectId, locationId: campaign.locationId, campaignId: campaign.id, contactId: `ct_wb_${n}`, fullName, phone: `+1512555${String(1000 + n)}`, createdAt: at });
 }
 
 const query = (search: string): LeadPageQuery => ({ agencyId: AGENCY, mode: 'pipeline', cadenceStep: 0, search, limit: 25, offset: 0 });

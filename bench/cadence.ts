@@ -10,7 +10,10 @@
  * connections, support/http-post.mjs); then the durable timers in flight (every lead sleeps until
  * its first step, a day away). `cadence.enrol_floor` is what an HTTP hop alone costs: a bare Koa
  * endpoint doing only the same start, behind the same client, against the bare starts in the same
- * way. `cadence.enrol_cpu_ms_per_lead.*` and `cadence.enrol_floor_cpu_ms_per_lead.*`: where a lead's
+ * way. `cadence.enrol_handler_floor`: the route's own handler behind bare Koa with only the key
+ * check (support/api-floor.ts), against the bare starts in the same way: what the handler's own work
+ * (reads, checks, the lead's insert, the start) leaves of the goal before our framework.
+ * `cadence.enrol_cpu_ms_per_lead.*` and `cadence.enrol_floor_cpu_ms_per_lead.*`: where a lead's
  * CPU goes over the same rounds, this process's (less the client's thread, given apart) and the dev
  * server's: the two cores everything here shares.
  *
@@ -22,7 +25,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { LEAD_CADENCE_WORKFLOW, type LeadCadenceInput } from '../engine/workflows/lead-cadence-types.js';
-import { createApp } from '../server/app.js';
+import { allRoutes, createApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { createLogger } from '../server/logger.js';
 import { createRepos } from '../server/services.js';
@@ -34,6 +37,7 @@ import { startDevServer } from '../server/temporal/launcher.js';
 import { bundleWorkflows } from '../server/temporal/worker.js';
 import { DefaultLogger, Runtime, type Worker as TemporalWorker } from '@temporalio/worker';
 import { serve, startEndpoint } from './support/serve.js';
+import { handlerFloor } from './support/api-floor.js';
 import { alternate, cpuMs, emit, median, paired, peakRssMb } from './figures.js';
 
 /** Runs `fn` over 0..n-1 with `concurrency` in flight; resolves with the wall time in ms. */
@@ -141,7 +145,8 @@ export async function run(): Promise<void> {
     const cadence = repos.cadences.insert({ agencyId, name: 'daily', steps: [{ delayMinutes: 1440 }, { delayMinutes: 1440 }] });
     const campaign = repos.campaigns.insert({ agencyId, projectId: project.id, agentId: agent.id, name: 'Bench', activeTags: ['new-lead'], inactiveTags: [], dialing: 'pd', agentType: null, fromNumbers: [], active: true, config: { cadenceId: cadence.id } });
     const rounds = Number(process.env.BENCH_ROUNDS ?? 5) + 1;
-    const contacts = Array.from({ length: n * rounds + 1 }, (_, i) =>
+    // Contacts for ours and for the handler's floor, a round's worth each per round, and a first lead.
+    const contacts = Array.from({ length: 2 * n * rounds + 1 }, (_, i) =>
       repos.crm.createContact(agencyId, { locationId: project.locationId, firstName: `Lead${i}`, phone: `+1512${String(3_000_000 + i).padStart(7, '0')}`, tags: ['new-lead'] }).id,
     );
     const enrolOne = async (contactId: string) => {
@@ -256,6 +261,28 @@ export async function run(): Promise<void> {
     } finally {
       await floorServer.close();
     }
+    // The handler's floor: the route's own handler (its reads, checks, the lead's insert and the
+    // start) behind bare Koa with nothing around it but the key check: what ours adds over it is the
+    // framework (router, validation, rate limit, idempotency, error envelope, request log, metrics).
+    const route = allRoutes(services).find((r) => r.operationId === 'enrolLead')!;
+    const handlerServer = await handlerFloor(services, route, `"default";q=${config.rateLimitPoints};w=${config.rateLimitWindowSeconds}`);
+    try {
+      const handler = await alternate({
+        ours: () => {
+          const batch = contacts.slice(next, next + n);
+          next += n;
+          return timed(() => enrolFromThread(batch, handlerServer.origin));
+        },
+        base: bareRound,
+        onRound: (r, o, b) => process.stderr.write(`[cadence] handler floor round ${r + 1}: leads/s through the route's handler alone ${show(o)} / bare starts ${show(b)}\n`),
+      });
+      const handlerAgainst = "bare Temporal client starts, as cadence.enrol; the handler's floor: the route's own handler behind bare Koa with only the key check, behind the same HTTP client";
+      const handlerRss = { temporalRssMb: peakRssMb(dev.process.pid!) };
+      paired('cadence.enrol_handler_floor', 'leads/s', handlerAgainst, settled(handler.ours), settled(handler.base), handlerRss);
+      cpu('cadence.enrol_handler_floor_cpu_ms_per_lead', 'process', PROCESS.replace('API and worker', "the handler's endpoint and worker"), handler.ours, handler.base, handlerAgainst);
+    } finally {
+      await handlerServer.close();
+    }
     const total = 1 + next + bare + floorStarts;
 
     // Every lead's workflow now sleeps on a durable timer until its first step.
@@ -267,7 +294,7 @@ export async function run(): Promise<void> {
       if (inFlight >= total) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    emit({ name: 'cadence.timers-in-flight', value: inFlight, unit: 'workflows', baseline: total, against: 'lead workflows started (API, bare starts, the floor), each asleep until its first step', temporalRssMb: peakRssMb(dev.process.pid!) });
+    emit({ name: 'cadence.timers-in-flight', value: inFlight, unit: 'workflows', baseline: total, against: 'lead workflows started (API, bare starts, the two floors), each asleep until its first step', temporalRssMb: peakRssMb(dev.process.pid!) });
   } finally {
     await api.close();
     worker.shutdown();

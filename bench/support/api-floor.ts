@@ -5,7 +5,7 @@ import type { Services } from '../../server/services.js';
 import type { RouteDef } from '../../server/http/route.js';
 import { callerOf } from '../../server/http/request-context.js';
 import type { ApiKey } from '../../server/store/api-keys.js';
-import { serve } from './serve.js';
+import { jsonBody, serve } from './serve.js';
 
 /**
  * Bare Koa around `answer`, and nothing else: the key checked as the product checks it (hash,
@@ -51,16 +51,17 @@ export function apiFloor(s: Services, policy: string) {
 }
 
 /**
- * The floor of any GET route: the route's own handler with nothing around it but the key check
- * (the path's parameters matched by one regular expression). What ours adds over this is the
- * framework: router, middlewares, validation, authorisation, rate limit, error envelope, request
- * log and metrics.
+ * The floor of any route: the route's own handler with nothing around it but the key check (the
+ * path's parameters matched by one regular expression; a body read as JSON, unchecked). What ours
+ * adds over this is the framework: router, middlewares, validation, authorisation, rate limit,
+ * idempotency, error envelope, request log and metrics.
  */
 export function handlerFloor(s: Services, route: RouteDef, policy: string) {
   const names: string[] = [];
   const pattern = new RegExp(`^${route.path.replace(/:(\w+)/g, (_, n: string) => (names.push(n), '([^/]+)'))}$`);
   return floor(s, policy, pattern, async (ctx, key, found) => {
     const params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(found[i + 1]!)]));
-    ctx.body = await route.handler({ ctx, params, query: { ...ctx.query }, body: undefined, caller: callerOf(key) });
+    const body = route.body ? await jsonBody(ctx.req) : undefined;
+    ctx.body = await route.handler({ ctx, params, query: { ...ctx.query }, body, caller: callerOf(key) });
   });
 }

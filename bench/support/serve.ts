@@ -16,11 +16,16 @@ export async function serve(app: Koa) {
 export function startEndpoint<B>(start: (body: B) => Promise<unknown>, status = 200): Koa {
   const app = new Koa();
   app.use(async (ctx) => {
-    const chunks: Buffer[] = [];
-    for await (const c of ctx.req) chunks.push(c as Buffer);
-    const data = await start(JSON.parse(Buffer.concat(chunks).toString()) as B);
+    const data = await start((await jsonBody(ctx.req)) as B);
     ctx.status = status;
     ctx.body = { success: true, data };
   });
   return app;
+}
+
+/** A request's body read whole and parsed as JSON, with no parser middleware. */
+export async function jsonBody(req: AsyncIterable<unknown>): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString());
 }

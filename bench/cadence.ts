@@ -27,6 +27,7 @@ import { Worker } from 'node:worker_threads';
 import { LEAD_CADENCE_WORKFLOW, type LeadCadenceInput } from '../engine/workflows/lead-cadence-types.js';
 import { allRoutes, createApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
+import { rateLimitPolicy } from '../server/http/rate-limit.js';
 import { createLogger } from '../server/logger.js';
 import { createRepos } from '../server/services.js';
 import { composeProviders, composeServices, composeWorker } from '../server/compose.js';
@@ -197,6 +198,12 @@ export async function run(): Promise<void> {
     };
     let next = 0;
     let bare = 0;
+    /** A round of n enrolments of fresh contacts through the API at `origin` (ours, or the handler's floor). */
+    const apiRound = (origin = url) => {
+      const batch = contacts.slice(next, next + n);
+      next += n;
+      return timed(() => enrolFromThread(batch, origin));
+    };
     /** A round of bare starts of the same workflow and input. */
     const bareRound = () =>
       timed(async () => ({
@@ -209,11 +216,7 @@ export async function run(): Promise<void> {
     const show = (r: Rates) => `${r.settled.toFixed(0)} settled (${r.accepted.toFixed(0)} accepted)`;
     process.stderr.write(`[cadence] ${rounds - 1} rounds after a warm-up: ${n} leads through the API / ${n} bare starts, ${concurrency} at a time; a round ends when its last lead's workflow has taken its first step\n`);
     const { ours, base } = await alternate({
-      ours: () => {
-        const batch = contacts.slice(next, next + n);
-        next += n;
-        return timed(() => enrolFromThread(batch));
-      },
+      ours: () => apiRound(),
       base: bareRound,
       onRound: (r, o, b) => process.stderr.write(`[cadence] round ${r + 1}: leads/s through the API ${show(o)} / bare starts ${show(b)}\n`),
     });
@@ -265,14 +268,10 @@ export async function run(): Promise<void> {
     // start) behind bare Koa with nothing around it but the key check: what ours adds over it is the
     // framework (router, validation, rate limit, idempotency, error envelope, request log, metrics).
     const route = allRoutes(services).find((r) => r.operationId === 'enrolLead')!;
-    const handlerServer = await handlerFloor(services, route, `"default";q=${config.rateLimitPoints};w=${config.rateLimitWindowSeconds}`);
+    const handlerServer = await handlerFloor(services, route, rateLimitPolicy({ points: config.rateLimitPoints, windowSeconds: config.rateLimitWindowSeconds }));
     try {
       const handler = await alternate({
-        ours: () => {
-          const batch = contacts.slice(next, next + n);
-          next += n;
-          return timed(() => enrolFromThread(batch, handlerServer.origin));
-        },
+        ours: () => apiRound(handlerServer.origin),
         base: bareRound,
         onRound: (r, o, b) => process.stderr.write(`[cadence] handler floor round ${r + 1}: leads/s through the route's handler alone ${show(o)} / bare starts ${show(b)}\n`),
       });

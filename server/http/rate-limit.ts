@@ -8,6 +8,9 @@ export interface RateLimitOptions {
   windowSeconds: number;
 }
 
+/** The `RateLimit-Policy` field the limits give (IETF RateLimit fields draft). */
+export const rateLimitPolicy = (opts: RateLimitOptions) => `"default";q=${opts.points};w=${opts.windowSeconds}`;
+
 /**
  * Per API key (per client address for the unauthenticated paths), fixed window, in process
  * memory: one API server per SQLite file is the deployment model, so one memory is the truth.
@@ -15,7 +18,7 @@ export interface RateLimitOptions {
  */
 export function rateLimit(opts: RateLimitOptions): Middleware {
   const limiter = new RateLimiterMemory({ points: opts.points, duration: opts.windowSeconds });
-  const policy = `"default";q=${opts.points};w=${opts.windowSeconds}`;
+  const policy = rateLimitPolicy(opts);
   return async function rateLimitMiddleware(ctx, next) {
     // Call events come from the voice platform and must never be shed here: losing one loses a call.
     if (!ctx.path.startsWith('/api') || ctx.path.startsWith('/api/events/')) return next();

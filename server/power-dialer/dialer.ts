@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { memoize } from '../../engine/memo.js';
 import { isValidZone, resolveWindows, resolveZoneOptions } from '../../engine/cadence/index.js';
@@ -6,7 +6,6 @@ import type { Contact } from '../../engine/ports.js';
 import { firstMove } from '../../engine/workflows/lead-cadence-plan.js';
 import {
   CALL_ENDED_SIGNAL,
-  LEAD_CADENCE_WORKFLOW,
   STOP_SIGNAL,
   leadWorkflowId,
   type CadenceSnapshot,
@@ -167,19 +166,13 @@ export async function enrol(s: Services, project: ProjectRecord, campaign: Campa
     return { lead: s.repos.leads.inCampaign(campaign.agencyId, campaign.id, contact.id)!, created: false };
   }
   try {
-    await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, {
-      workflowId: leadWorkflowId(lead.id),
-      taskQueue: s.config.taskQueue,
-      args: [input],
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
+    // A run already under the lead's id (a new id each lead, so a retried start) is the one.
+    await temporal.startLeadCadence(leadWorkflowId(lead.id), input);
   } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
-      // Without its workflow the lead would sit in the queue forever: take it out, let the caller retry.
-      s.repos.leads.remove(lead.agencyId, lead.id);
-      s.logger.error({ err, leadId: lead.id }, 'starting the lead cadence workflow failed');
-      throw new AppError('UNAVAILABLE', 'the lead could not be scheduled yet; retry shortly', { headers: { 'Retry-After': '5' } });
-    }
+    // Without its workflow the lead would sit in the queue forever: take it out, let the caller retry.
+    s.repos.leads.remove(lead.agencyId, lead.id);
+    s.logger.error({ err, leadId: lead.id }, 'starting the lead cadence workflow failed');
+    throw new AppError('UNAVAILABLE', 'the lead could not be scheduled yet; retry shortly', { headers: { 'Retry-After': '5' } });
   }
   return { lead, created: true };
 }

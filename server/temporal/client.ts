@@ -1,15 +1,18 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import { LEAD_CADENCE_WORKFLOW, type LeadCadenceInput } from '../../engine/workflows/lead-cadence-types.js';
 import { POST_CALL_WORKFLOW, type PostCallInput } from '../../engine/workflows/post-call-types.js';
 
 export interface WorkflowStarter {
   /** Starts a post-call run under its workflow id; resolves false when a run with that id already exists. */
   startPostCall(workflowId: string, input: PostCallInput): Promise<boolean>;
+  /** Starts a lead's cadence run under its workflow id; resolves false when a run with that id already exists. */
+  startLeadCadence(workflowId: string, input: LeadCadenceInput): Promise<boolean>;
   health(): Promise<boolean>;
   close(): Promise<void>;
   client: Client;
-  /** post-call runs started, and how many of them the server handed straight to this process's worker */
+  /** runs started (post-call and lead cadence), and how many of them the server handed straight to this process's worker */
   stats: { started: number; eagerlyStarted: number };
 }
 
@@ -17,7 +20,8 @@ export interface WorkflowStarter {
  * Connects the API's client. Given the in-process worker's connection (the all-in-one process
  * `npm start` runs), it shares it and asks for eager starts: the server hands a run's first
  * workflow task back in the start response to that worker instead of queueing it for a poll,
- * which takes a task-queue round trip off every post-call run (bench/README.md). The shared
+ * which takes a task-queue round trip off every post-call run and every lead's enrolment
+ * (bench/README.md). The shared
  * connection belongs to the worker: `close` leaves it open.
  */
 export async function connectTemporal(
@@ -34,13 +38,14 @@ export async function connectTemporal(
   const interceptors = opts.tracing === false ? {} : { workflow: [new OpenTelemetryWorkflowClientInterceptor()] };
   const client = new Client({ connection, namespace, interceptors });
   const stats = { started: 0, eagerlyStarted: 0 };
-  async function start(workflowId: string, input: PostCallInput) {
+  // One run per id, ever: a re-delivered call event must not run the chain again, nor a repeated
+  // enrolment start a lead's cadence twice.
+  async function start<T>(workflowType: string, workflowId: string, input: T) {
     try {
-      const handle = await client.workflow.start(POST_CALL_WORKFLOW, {
+      const handle = await client.workflow.start(workflowType, {
         workflowId,
         taskQueue,
         args: [input],
-        // One run per call, ever: a re-delivered event must not run the chain again.
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         requestEagerStart: shared !== undefined,
       });
@@ -55,7 +60,8 @@ export async function connectTemporal(
   return {
     client,
     stats,
-    startPostCall: start,
+    startPostCall: (workflowId, input) => start(POST_CALL_WORKFLOW, workflowId, input),
+    startLeadCadence: (workflowId, input) => start(LEAD_CADENCE_WORKFLOW, workflowId, input),
     async health() {
       try {
         // A frontend that does not answer is down, however long the channel would keep retrying.

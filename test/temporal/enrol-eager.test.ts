@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { dialerCampaign, waitFor } from '../helpers/power-dialer.js';
+import { LEAD_CADENCE_WORKFLOW, leadWorkflowId } from '../../engine/workflows/lead-cadence-types.js';
+
+// As `npm start` runs it (API and worker in one process, sharing one connection), an enrolment
+// asks the server for an eager start: the lead's first workflow task comes back in the start's
+// response to this process's worker, not through a task-queue poll.
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ temporal: true, sharedConnection: true });
+});
+afterAll(async () => h?.close());
+
+describe('enrolment in the all-in-one process', () => {
+  it("starts the lead's workflow eagerly, once; the workflow takes its first step and sleeps until it", async () => {
+    const { locationId, campaignId, activeTag } = await dialerCampaign(h, { steps: [{ delayMinutes: 600 }] });
+    const contact = h.repos.crm.createContact(h.agencyId, { locationId, firstName: 'Eve', phone: '+15125550161', tags: [activeTag] });
+    const before = { ...h.temporal!.stats };
+
+    const r = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId, contactId: contact.id } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.created).toBe(true);
+    expect(h.temporal!.stats).toEqual({ started: before.started + 1, eagerlyStarted: before.eagerlyStarted + 1 });
+
+    const leadId: string = r.body.data._id;
+    const handle = h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId));
+    const history = await waitFor('the first step', async () => {
+      const events = (await handle.fetchHistory()).events!;
+      return events.some((e) => e.timerStartedEventAttributes) && events;
+    });
+    expect(history[0]!.workflowExecutionStartedEventAttributes!.workflowType!.name).toBe(LEAD_CADENCE_WORKFLOW);
+    // One workflow task, run by this process's worker: its first step ends on the timer of step 0.
+    expect(history.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
+    const timer = history.find((e) => e.timerStartedEventAttributes)!.timerStartedEventAttributes!;
+    expect(Number(timer.startToFireTimeout!.seconds)).toBeGreaterThan(599 * 60);
+    expect(h.repos.leads.get(h.agencyId, leadId)).toMatchObject({ callStatus: 'scheduled', cadenceStep: 0, live: true });
+
+    // The same contact again: the lead as it is, and no second start.
+    const again = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId, contactId: contact.id } });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ created: false, data: { _id: leadId } });
+    expect(h.temporal!.stats.started).toBe(before.started + 1);
+  });
+});

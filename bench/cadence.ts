@@ -4,7 +4,8 @@
  * the same workflow with the same input, in alternating rounds (a warm-up of both, then
  * BENCH_ROUNDS (5) rounds of BENCH_CADENCE_LEADS (200) leads per side, 16 in flight, each round
  * lasting until the worker has run the first step of every workflow it started, so that none
- * leaves its work to the next: `cadence.enrol`; `cadence.enrol_accepted` is the same rounds until
+ * leaves its work to the next: `cadence.enrol`; `cadence.enrol.eager_starts`, like for like, against
+ * bare starts that ask for eager starts as our route does; `cadence.enrol_accepted` is the same rounds until
  * the last request is answered; the API's requests come from a worker thread, as bench/api.ts's
  * do, so the client's HTTP work does not share the server's event loop, over node:http keep-alive
  * connections, support/http-post.mjs); then the durable timers in flight (every lead sleeps until
@@ -146,8 +147,8 @@ export async function run(): Promise<void> {
     const cadence = repos.cadences.insert({ agencyId, name: 'daily', steps: [{ delayMinutes: 1440 }, { delayMinutes: 1440 }] });
     const campaign = repos.campaigns.insert({ agencyId, projectId: project.id, agentId: agent.id, name: 'Bench', activeTags: ['new-lead'], inactiveTags: [], dialing: 'pd', agentType: null, fromNumbers: [], active: true, config: { cadenceId: cadence.id } });
     const rounds = Number(process.env.BENCH_ROUNDS ?? 5) + 1;
-    // Contacts for ours and for the handler's floor, a round's worth each per round, and a first lead.
-    const contacts = Array.from({ length: 2 * n * rounds + 1 }, (_, i) =>
+    // Contacts for ours (against plain and eager bare starts) and for the handler's floor, a round's worth each per round, and a first lead.
+    const contacts = Array.from({ length: 3 * n * rounds + 1 }, (_, i) =>
       repos.crm.createContact(agencyId, { locationId: project.locationId, firstName: `Lead${i}`, phone: `+1512${String(3_000_000 + i).padStart(7, '0')}`, tags: ['new-lead'] }).id,
     );
     const enrolOne = async (contactId: string) => {
@@ -204,12 +205,15 @@ export async function run(): Promise<void> {
       next += n;
       return timed(() => enrolFromThread(batch, origin));
     };
-    /** A round of bare starts of the same workflow and input. */
-    const bareRound = () =>
+    /**
+     * A round of bare starts of the same workflow and input: through the plain client (the goal's
+     * baseline), or asking for eager starts as our route does (the like-for-like baseline).
+     */
+    const bareRound = (eager = false) =>
       timed(async () => ({
         ms: await pool(n, concurrency, async () => {
           const i = bare++;
-          await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `bare:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `bare_${i}` }] });
+          await temporal.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId: `bare:${i}`, taskQueue: config.taskQueue, args: [{ ...input, leadId: `bare_${i}` }], requestEagerStart: eager });
         }),
         clientCpuMs: 0,
       }));
@@ -217,10 +221,12 @@ export async function run(): Promise<void> {
     process.stderr.write(`[cadence] ${rounds - 1} rounds after a warm-up: ${n} leads through the API / ${n} bare starts, ${concurrency} at a time; a round ends when its last lead's workflow has taken its first step\n`);
     const { ours, base } = await alternate({
       ours: () => apiRound(),
-      base: bareRound,
+      base: () => bareRound(),
       onRound: (r, o, b) => process.stderr.write(`[cadence] round ${r + 1}: leads/s through the API ${show(o)} / bare starts ${show(b)}\n`),
     });
     const temporalRssMb = peakRssMb(dev.process.pid!);
+    // The server declines an eager start when the worker has no free slot: the route then waits for a poll.
+    process.stderr.write(`[cadence] the API's starts so far: ${temporal.stats.eagerlyStarted} of ${temporal.stats.started} eager\n`);
     const settled = (rs: Rates[]) => rs.map((r) => r.settled);
     const accepted = (rs: Rates[]) => rs.map((r) => r.accepted);
     const against = `bare Temporal client starts of the same workflow and input, ${concurrency} concurrent, ${n} per side per round`;
@@ -237,6 +243,17 @@ export async function run(): Promise<void> {
     cpu('cadence.enrol_cpu_ms_per_lead', 'process', PROCESS, ours, base, against);
     cpu('cadence.enrol_cpu_ms_per_lead', 'temporal', 'the embedded Temporal dev server', ours, base, against);
 
+    // Like for like: our route starts each lead's workflow eagerly (its worker shares the API's
+    // connection), which the goal's baseline does not; against bare starts that do too, what is left
+    // is what our route and the HTTP hop cost.
+    const eagerStarts = await alternate({
+      ours: () => apiRound(),
+      base: () => bareRound(true),
+      onRound: (r, o, b) => process.stderr.write(`[cadence] like-for-like round ${r + 1}: leads/s through the API ${show(o)} / bare eager starts ${show(b)}\n`),
+    });
+    const eagerAgainst = `bare Temporal client starts asking for eager starts, as our route does (its worker shares the client's connection), of the same workflow and input, ${concurrency} concurrent, ${n} per side per round; each round until its last lead's workflow has taken its first step`;
+    paired('cadence.enrol.eager_starts', 'leads/s', eagerAgainst, settled(eagerStarts.ours), settled(eagerStarts.base), { temporalRssMb: peakRssMb(dev.process.pid!) });
+
     // The floor: what an HTTP hop alone costs. A bare Koa endpoint at the same path that reads the
     // JSON body and does the same start, nothing else, behind the same worker-thread client,
     // against the bare starts in alternating rounds.
@@ -252,7 +269,7 @@ export async function run(): Promise<void> {
       let f = 0;
       const floor = await alternate({
         ours: () => timed(() => enrolFromThread(Array.from({ length: n }, () => `ct_floor_${f++}`), floorServer.origin)),
-        base: bareRound,
+        base: () => bareRound(),
         onRound: (r, o, b) => process.stderr.write(`[cadence] floor round ${r + 1}: starts/s behind a bare HTTP endpoint ${show(o)} / bare starts ${show(b)}\n`),
       });
       const floorAgainst = 'bare Temporal client starts, as cadence.enrol; the floor: a bare Koa endpoint doing only the same start, behind the same HTTP client';
@@ -272,7 +289,7 @@ export async function run(): Promise<void> {
     try {
       const handler = await alternate({
         ours: () => apiRound(handlerServer.origin),
-        base: bareRound,
+        base: () => bareRound(),
         onRound: (r, o, b) => process.stderr.write(`[cadence] handler floor round ${r + 1}: leads/s through the route's handler alone ${show(o)} / bare starts ${show(b)}\n`),
       });
       const handlerAgainst = "bare Temporal client starts, as cadence.enrol; the handler's floor: the route's own handler behind bare Koa with only the key check, behind the same HTTP client";

@@ -171,12 +171,14 @@ export async function composeWorker(opts: {
   bundle?: WorkflowBundleWithSourceMap | { codePath: string };
   /** where workflow spans go (the process's tracing) */
   tracing?: Tracing;
+  /** the API's client will share this worker's connection and start runs eagerly (the all-in-one process) */
+  eagerStarts?: boolean;
 }) {
   const activities = {
     ...createLeadCadenceActivities({ voice: opts.voice, leads: storeLeadQueue(opts.repos.leads, opts.repos.placedCalls) }),
     ...createAlertActivities({ config: opts.config, repos: opts.repos, email: sandboxMessaging(opts.db, opts.repos.effects, opts.config.sandboxCarrierLatencyMs) }),
   };
-  return createWorker({ address: opts.address, namespace: opts.config.temporalNamespace, taskQueue: opts.config.taskQueue, ports: opts.ports, bundle: opts.bundle, activities, ...(opts.tracing && { tracing: opts.tracing }) });
+  return createWorker({ address: opts.address, namespace: opts.config.temporalNamespace, taskQueue: opts.config.taskQueue, ports: opts.ports, bundle: opts.bundle, activities, eagerStarts: opts.eagerStarts, ...(opts.tracing && { tracing: opts.tracing }) });
 }
 
 export { apiUrlOf } from './compose-url.js';

@@ -62,7 +62,7 @@ async function main() {
   let workerConnection: import('@temporalio/worker').NativeConnection | undefined;
   if (role !== 'server') {
     const voice = composeVoice(config, db, repos, logger, () => apiUrlOf(config), providers.credentials);
-    const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice, tracing: ops.tracing });
+    const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice, tracing: ops.tracing, eagerStarts: role === 'all' });
     workerConnection = connection;
     const running = worker.run();
     stops.unshift(async () => {

@@ -166,7 +166,7 @@ export async function enrol(s: Services, project: ProjectRecord, campaign: Campa
     return { lead: s.repos.leads.inCampaign(campaign.agencyId, campaign.id, contact.id)!, created: false };
   }
   try {
-    // A run already under the lead's id (a new id each lead, so a retried start) is the one.
+    // The lead's id is new, so a run already under it can only come from a retried start: it is the lead's.
     await temporal.startLeadCadence(leadWorkflowId(lead.id), input);
   } catch (err) {
     // Without its workflow the lead would sit in the queue forever: take it out, let the caller retry.

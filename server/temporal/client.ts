@@ -21,8 +21,7 @@ export interface WorkflowStarter {
  * `npm start` runs), it shares it and asks for eager starts: the server hands a run's first
  * workflow task back in the start response to that worker instead of queueing it for a poll,
  * which takes a task-queue round trip off every post-call run and every lead's enrolment
- * (bench/README.md). The shared
- * connection belongs to the worker: `close` leaves it open.
+ * (bench/README.md). The shared connection belongs to the worker: `close` leaves it open.
  */
 export async function connectTemporal(
   address: string,
@@ -40,7 +39,7 @@ export async function connectTemporal(
   const stats = { started: 0, eagerlyStarted: 0 };
   // One run per id, ever: a re-delivered call event must not run the chain again, nor a repeated
   // enrolment start a lead's cadence twice.
-  async function start<T>(workflowType: string, workflowId: string, input: T) {
+  async function start(workflowType: string, workflowId: string, input: unknown) {
     try {
       const handle = await client.workflow.start(workflowType, {
         workflowId,

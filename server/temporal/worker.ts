@@ -57,6 +57,18 @@ const quietBundlerLogger = {
   },
 };
 
+/**
+ * The server hands a start's first workflow task to this worker (eager start) only when the
+ * worker can reserve a workflow-task slot for it, and every poll in flight holds one. With the
+ * SDK's 40 slots and autoscaled pollers (up to 100), a backlog once seen (a burst of plain starts,
+ * of timers firing) grows the pollers until they hold every slot, and they shrink back slowly: in
+ * bench/cadence.ts 66 of 2,401 enrolments started eagerly. Where the API starts eagerly, pollers
+ * stop at 10 and the worker has 100 slots, so that most starts find one (667 of 1,201 in the same
+ * bench, alternating with plain starts that grow the pollers; bench/README.md, History).
+ */
+export const EAGER_WORKFLOW_TASK_SLOTS = 100;
+export const EAGER_WORKFLOW_TASK_POLLERS = 10;
+
 export interface WorkerOptions {
   address: string;
   namespace: string;
@@ -65,6 +77,11 @@ export interface WorkerOptions {
   bundle?: WorkflowBundleWithSourceMap | { codePath: string };
   /** extra activities (the power dialer's) registered on the same worker */
   activities?: Record<string, (...args: never[]) => Promise<unknown>>;
+  /**
+   * The API's client shares this worker's connection and asks for eager starts (the all-in-one
+   * process): workflow-task slots are kept free for them (EAGER_WORKFLOW_TASK_SLOTS).
+   */
+  eagerStarts?: boolean;
   /** where workflow spans go (server/ops/tracing.ts); absent or not enabled: nowhere, and no workflow interceptors */
   tracing?: { enabled: boolean; spanProcessor: SpanProcessor; resource: Resource };
 }
@@ -93,8 +110,10 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     // A new workflow's first task comes from the task queue, later ones from this worker's sticky
     // queue. The default fixed pollers give the task queue 2 of 10, which capped a burst of
     // enrolments at ~35 lead workflows started a second; pollers scaled on the server's backlog
-    // hints took them to ~65 (bench/README.md, `cadence.enrol`).
-    workflowTaskPollerBehavior: { type: 'autoscaling' },
+    // hints took them to ~65 (bench/README.md, `cadence.enrol`). Where runs start eagerly, their
+    // first tasks skip the queue, and the pollers stop short of the slots (above).
+    ...(opts.eagerStarts && { maxConcurrentWorkflowTaskExecutions: EAGER_WORKFLOW_TASK_SLOTS }),
+    workflowTaskPollerBehavior: opts.eagerStarts ? { type: 'autoscaling', maximum: EAGER_WORKFLOW_TASK_POLLERS } : { type: 'autoscaling' },
   });
   return { worker, connection };
 }

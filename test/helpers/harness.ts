@@ -73,7 +73,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   let workerConn: NativeConnection | null = null;
   const address = opts.temporalAddress ?? inject('temporalAddress');
   const startWorker = async (p: Ports) => {
-    const made = await composeWorker({ config, address, db, repos, ports: p, voice: opts.voice ?? sandbox!, bundle: { codePath: inject('workflowBundlePath') }, tracing: ops.tracing });
+    const made = await composeWorker({ config, address, db, repos, ports: p, voice: opts.voice ?? sandbox!, bundle: { codePath: inject('workflowBundlePath') }, tracing: ops.tracing, eagerStarts: opts.sharedConnection });
     worker = made.worker;
     workerConn = made.connection;
     running = worker.run();

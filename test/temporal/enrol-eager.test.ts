@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { dialerCampaign, waitFor } from '../helpers/power-dialer.js';
-import { LEAD_CADENCE_WORKFLOW, leadWorkflowId } from '../../engine/workflows/lead-cadence-types.js';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { LEAD_CADENCE_WORKFLOW, leadWorkflowId, type LeadCadenceInput } from '../../engine/workflows/lead-cadence-types.js';
 
 // As `npm start` runs it (API and worker in one process, sharing one connection), an enrolment
 // asks the server for an eager start: the lead's first workflow task comes back in the start's
@@ -42,5 +43,35 @@ describe('enrolment in the all-in-one process', () => {
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ created: false, data: { _id: leadId } });
     expect(h.temporal!.stats.started).toBe(before.started + 1);
+  });
+
+  it('after a burst of plain starts has been worked off, enrolments still start eagerly', async () => {
+    const { locationId, campaignId, activeTag } = await dialerCampaign(h, { steps: [{ delayMinutes: 600 }] });
+    const enrol = async (i: number) => {
+      const contact = h.repos.crm.createContact(h.agencyId, { locationId, firstName: `Burst${i}`, phone: `+1512556${String(i).padStart(4, '0')}`, tags: [activeTag] });
+      const r = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId, contactId: contact.id } });
+      expect(r.status, r.text).toBe(200);
+      return r.body.data._id as string;
+    };
+    const firstStep = (workflowId: string) =>
+      waitFor(`the first step of ${workflowId}`, async () => (await h.temporal!.client.workflow.getHandle(workflowId).fetchHistory()).events!.some((e) => e.timerStartedEventAttributes), 60_000);
+    const first = await enrol(0);
+    const history = await h.temporal!.client.workflow.getHandle(leadWorkflowId(first)).fetchHistory();
+    const input = defaultPayloadConverter.fromPayload(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!) as LeadCadenceInput;
+
+    // A backlog on the task queue (plain starts, as a burst of timers firing would make one) grows
+    // the worker's autoscaled pollers, and each poll holds a workflow-task slot while it waits.
+    const burst = Array.from({ length: 150 }, (_, i) => `burst:${Date.now()}:${i}`);
+    for (let i = 0; i < burst.length; i += 25) {
+      await Promise.all(burst.slice(i, i + 25).map((workflowId, j) => h.temporal!.client.workflow.start(LEAD_CADENCE_WORKFLOW, { workflowId, taskQueue: h.taskQueue, args: [{ ...input, leadId: `burst_${i + j}` }] })));
+    }
+    for (const workflowId of burst) await firstStep(workflowId);
+
+    const before = { ...h.temporal!.stats };
+    const leads: string[] = [];
+    for (let i = 1; i <= 20; i++) leads.push(await enrol(i));
+    // The pollers stop short of the slots, so every start found one free.
+    expect(h.temporal!.stats).toEqual({ started: before.started + 20, eagerlyStarted: before.eagerlyStarted + 20 });
+    for (const id of leads) await firstStep(leadWorkflowId(id));
   });
 });

@@ -46,7 +46,7 @@ export async function startInstance(opts: { temporal?: boolean; requestLog?: boo
     temporalPid = dev.process.pid;
     stops.push(() => dev.stop());
     const voice = composeVoice(config, db, repos, logger, () => url, providers.credentials);
-    const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice });
+    const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice, eagerStarts: true });
     const running = worker.run();
     // As `npm start` runs it: the API's client shares the worker's connection (eager starts).
     temporal = await connectTemporal(address, 'default', config.taskQueue, { shared: connection, tracing: false });

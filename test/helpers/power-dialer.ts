@@ -1,6 +1,6 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { VoicePlatform } from '../../engine/ports.js';
-import { leadWorkflowId, type PlaceLeadCallInput } from '../../engine/workflows/lead-cadence-types.js';
+import { leadWorkflowId, type LeadCadenceInput, type PlaceLeadCallInput } from '../../engine/workflows/lead-cadence-types.js';
 import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../../server/routes/events.js';
 import { createProjectAgentCampaign } from './fixtures.js';
 import type { Harness } from './harness.js';
@@ -176,4 +176,10 @@ export async function leadHistory(h: Harness, leadId: string): Promise<{ attempt
     }
   }
   return { attempts, timers };
+}
+
+/** The workflow input a lead's workflow was started with (its current run's). */
+export async function startedInput(h: Harness, leadId: string): Promise<LeadCadenceInput> {
+  const first = (await h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!;
+  return defaultPayloadConverter.fromPayload(first) as LeadCadenceInput;
 }

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { dialerCampaign, waitFor } from '../helpers/power-dialer.js';
-import { defaultPayloadConverter } from '@temporalio/common';
-import { LEAD_CADENCE_WORKFLOW, leadWorkflowId, type LeadCadenceInput } from '../../engine/workflows/lead-cadence-types.js';
+import { dialerCampaign, startedInput, waitFor } from '../helpers/power-dialer.js';
+import { LEAD_CADENCE_WORKFLOW, leadWorkflowId } from '../../engine/workflows/lead-cadence-types.js';
 
 // As `npm start` runs it (API and worker in one process, sharing one connection), an enrolment
 // asks the server for an eager start: the lead's first workflow task comes back in the start's
@@ -55,9 +54,7 @@ describe('enrolment in the all-in-one process', () => {
     };
     const firstStep = (workflowId: string) =>
       waitFor(`the first step of ${workflowId}`, async () => (await h.temporal!.client.workflow.getHandle(workflowId).fetchHistory()).events!.some((e) => e.timerStartedEventAttributes), 60_000);
-    const first = await enrol(0);
-    const history = await h.temporal!.client.workflow.getHandle(leadWorkflowId(first)).fetchHistory();
-    const input = defaultPayloadConverter.fromPayload(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!) as LeadCadenceInput;
+    const input = await startedInput(h, await enrol(0));
 
     // A backlog on the task queue (plain starts, as a burst of timers firing would make one) grows
     // the worker's autoscaled pollers, and each poll holds a workflow-task slot while it waits.

@@ -1,10 +1,9 @@
 import { DateTime } from 'luxon';
-import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { callEnded, postCallEvent } from '../helpers/events.js';
-import { dialerCampaign, fakeVoice, leadHistory, postContactEvent, waitFor, type PlacedCall } from '../helpers/power-dialer.js';
-import { LEAD_CADENCE_WORKFLOW, LEAD_STATE_QUERY, leadWorkflowId, type LeadCadenceInput, type LeadCadenceResult, type LeadNext } from '../../engine/workflows/lead-cadence-types.js';
+import { dialerCampaign, fakeVoice, leadHistory, postContactEvent, startedInput, waitFor, type PlacedCall } from '../helpers/power-dialer.js';
+import { LEAD_CADENCE_WORKFLOW, LEAD_STATE_QUERY, leadWorkflowId, type LeadCadenceResult, type LeadNext } from '../../engine/workflows/lead-cadence-types.js';
 
 // The power dialer on the run's real Temporal server: durable timers, the voice platform port,
 // call.ended events through the real HTTP endpoint signalling the lead's workflow. The voice
@@ -54,12 +53,6 @@ const timerDueAt = (leadId: string, attempts: number, at: number) =>
     (await leadHistory(h, leadId)).timers.find((t) => t.afterAttempts === attempts && t.dueFrom <= at && t.dueTo >= at),
   );
 
-/** The workflow input the lead was started with (the current run's). */
-async function startedInput(leadId: string): Promise<LeadCadenceInput> {
-  const first = (await handleOf(leadId).fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!;
-  return defaultPayloadConverter.fromPayload(first) as LeadCadenceInput;
-}
-
 /**
  * Controlled time: the lead's workflow is restarted, under the same id (call.ended events still
  * reach it), from the state it reports itself (next move, attempts so far), with the next move due
@@ -68,7 +61,7 @@ async function startedInput(leadId: string): Promise<LeadCadenceInput> {
 async function dueNow(leadId: string) {
   const state = await stateOf(leadId);
   expect(state.next.kind).toBe('call');
-  const input = await startedInput(leadId);
+  const input = await startedInput(h, leadId);
   await handleOf(leadId).terminate('the test moves the clock to the lead\'s next move');
   await h.temporal!.client.workflow.start(LEAD_CADENCE_WORKFLOW, {
     workflowId: leadWorkflowId(leadId),
@@ -118,7 +111,7 @@ describe('lead cadence workflow', () => {
     const leadId = (await postContactEvent(h, c.event())).body.data.enrolled[0] as string;
     const stored = lead(leadId);
     expect(stored).toMatchObject({ callStatus: 'scheduled', cadenceStep: 0, live: true });
-    const input = await startedInput(leadId);
+    const input = await startedInput(h, leadId);
     // Step 0 is due 600 cadence minutes (600 s at scale 60) after enrolment: the row says so, and
     // the workflow sleeps on a timer due then.
     expect(Date.parse(stored.nextCallTime)).toBe(input.enrolledAt + 600_000);
@@ -183,8 +176,7 @@ describe('lead cadence workflow', () => {
     const leadId = (await postContactEvent(h, c.event())).body.data.enrolled[0] as string;
     // The input the server started the lead with, restarted with one attempt per run and three immediate steps.
     const handle = h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId));
-    const started0 = (await handle.fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!;
-    const input = defaultPayloadConverter.fromPayload(started0) as LeadCadenceInput;
+    const input = await startedInput(h, leadId);
     await handle.terminate('restarted by the test with maxCallsPerRun 1');
     // Same workflow id: call.ended events signal `lead:<leadId>`.
     const id = leadWorkflowId(leadId);

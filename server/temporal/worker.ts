@@ -66,8 +66,8 @@ const quietBundlerLogger = {
  * stop at 10 and the worker has 100 slots, so that most starts find one (667 of 1,201 in the same
  * bench, alternating with plain starts that grow the pollers; bench/README.md, History).
  */
-export const EAGER_WORKFLOW_TASK_SLOTS = 100;
-export const EAGER_WORKFLOW_TASK_POLLERS = 10;
+const EAGER_WORKFLOW_TASK_SLOTS = 100;
+const EAGER_WORKFLOW_TASK_POLLERS = 10;
 
 export interface WorkerOptions {
   address: string;
@@ -113,7 +113,7 @@ export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worke
     // hints took them to ~65 (bench/README.md, `cadence.enrol`). Where runs start eagerly, their
     // first tasks skip the queue, and the pollers stop short of the slots (above).
     ...(opts.eagerStarts && { maxConcurrentWorkflowTaskExecutions: EAGER_WORKFLOW_TASK_SLOTS }),
-    workflowTaskPollerBehavior: opts.eagerStarts ? { type: 'autoscaling', maximum: EAGER_WORKFLOW_TASK_POLLERS } : { type: 'autoscaling' },
+    workflowTaskPollerBehavior: { type: 'autoscaling', ...(opts.eagerStarts && { maximum: EAGER_WORKFLOW_TASK_POLLERS }) },
   });
   return { worker, connection };
 }

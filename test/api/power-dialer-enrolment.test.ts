@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { contactEvent, dialerCampaign, postContactEvent, waitFor } from '../helpers/power-dialer.js';
+import { contactEvent, dialerCampaign, firstStepTaken, postContactEvent } from '../helpers/power-dialer.js';
 import { rowsOf } from '../helpers/state.js';
 import { leadWorkflowId } from '../../engine/workflows/lead-cadence-types.js';
 
@@ -21,8 +21,7 @@ const workflowResult = (leadId: string) => h.temporal!.client.workflow.getHandle
  * enrolment stored), then sleeps for ten hours on a timer: once that timer is set, only the test
  * can change a row.
  */
-const asleep = (leadId: string) =>
-  waitFor(`the first step of lead ${leadId}`, async () => (await h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).fetchHistory()).events!.some((e) => e.timerStartedEventAttributes));
+const asleep = (leadId: string) => firstStepTaken(h, leadWorkflowId(leadId));
 
 describe('enrolment from CRM contact events', () => {
   it('a contact with an active tag enters the queue once; the event also upserts the contact', async () => {

@@ -183,3 +183,18 @@ export async function startedInput(h: Harness, leadId: string): Promise<LeadCade
   const first = (await h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!;
   return defaultPayloadConverter.fromPayload(first) as LeadCadenceInput;
 }
+
+/**
+ * The history of a lead's workflow once it has taken its first step, which ends on its first
+ * durable timer: from then on it sleeps, and only the test changes anything.
+ */
+export function firstStepTaken(h: Harness, workflowId: string, timeoutMs?: number) {
+  return waitFor(
+    `the first step of ${workflowId}`,
+    async () => {
+      const events = (await h.temporal!.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+      return events.some((e) => e.timerStartedEventAttributes) && events;
+    },
+    timeoutMs,
+  );
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { dialerCampaign, startedInput, waitFor } from '../helpers/power-dialer.js';
+import { dialerCampaign, firstStepTaken, startedInput } from '../helpers/power-dialer.js';
 import { LEAD_CADENCE_WORKFLOW, leadWorkflowId } from '../../engine/workflows/lead-cadence-types.js';
 
 // As `npm start` runs it (API and worker in one process, sharing one connection), an enrolment
@@ -25,11 +25,7 @@ describe('enrolment in the all-in-one process', () => {
     expect(h.temporal!.stats).toEqual({ started: before.started + 1, eagerlyStarted: before.eagerlyStarted + 1 });
 
     const leadId: string = r.body.data._id;
-    const handle = h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId));
-    const history = await waitFor('the first step', async () => {
-      const events = (await handle.fetchHistory()).events!;
-      return events.some((e) => e.timerStartedEventAttributes) && events;
-    });
+    const history = await firstStepTaken(h, leadWorkflowId(leadId));
     expect(history[0]!.workflowExecutionStartedEventAttributes!.workflowType!.name).toBe(LEAD_CADENCE_WORKFLOW);
     // One workflow task, run by this process's worker: its first step ends on the timer of step 0.
     expect(history.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
@@ -52,8 +48,7 @@ describe('enrolment in the all-in-one process', () => {
       expect(r.status, r.text).toBe(200);
       return r.body.data._id as string;
     };
-    const firstStep = (workflowId: string) =>
-      waitFor(`the first step of ${workflowId}`, async () => (await h.temporal!.client.workflow.getHandle(workflowId).fetchHistory()).events!.some((e) => e.timerStartedEventAttributes), 60_000);
+    const firstStep = (workflowId: string) => firstStepTaken(h, workflowId, 60_000);
     const input = await startedInput(h, await enrol(0));
 
     // A backlog on the task queue (plain starts, as a burst of timers firing would make one) grows

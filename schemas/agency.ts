@@ -45,7 +45,7 @@ export const UpdateAgencyBody = {
     smsCarrier: { enum: ['crm', 'twilio'] },
     voicePlatform: { enum: ['sandbox', 'vapi'], description: 'where the dialer places calls; vapi needs the agency\'s Vapi credentials' },
     vapiOutcomeField: { type: 'string', minLength: 1, maxLength: 100, description: "the key of a Vapi report's analysis.structuredData that holds the call's outcome (default `outcome`)" },
-    alertWebhookUrl: { type: ['string', 'null'], format: 'uri', pattern: '^https?://', maxLength: 2000, description: 'failure alerts are POSTed here, signed like our events (X-Signature); null removes it' },
+    alertWebhookUrl: { type: ['string', 'null'], format: 'uri', pattern: '^https?://', maxLength: 2000, description: 'failure alerts are POSTed here, signed like our events (X-Signature); a public address only (loopback, private, link-local and other internal addresses are refused, here and at every delivery; redirects are not followed); null removes it' },
     alertEmail: { type: ['string', 'null'], format: 'email', maxLength: 320, description: 'failure alerts are emailed here; null removes it' },
     vapiOutcomeMap: {
       type: 'object',

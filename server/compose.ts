@@ -23,6 +23,7 @@ import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { createMetrics, instrumentedPorts, type Metrics } from './ops/metrics.js';
 import { startTracing, type Tracing } from './ops/tracing.js';
 import { freePort } from './temporal/launcher.js';
+import { outboundClient } from './outbound/guarded-client.js';
 
 /**
  * How the product's parts are wired, written once: `server/main.ts`, the test harness and the
@@ -154,6 +155,7 @@ export function composeServices(parts: { config: Config; db: Db; repos: Repos; p
     numbers: createNumberInventory(parts.db, parts.repos),
     metrics: providers.ops.metrics,
     tracing: providers.ops.tracing,
+    outbound: outboundClient({ allowPrivate: parts.config.outboundAllowPrivate }),
   };
 }
 
@@ -176,7 +178,12 @@ export async function composeWorker(opts: {
 }) {
   const activities = {
     ...createLeadCadenceActivities({ voice: opts.voice, leads: storeLeadQueue(opts.repos.leads, opts.repos.placedCalls) }),
-    ...createAlertActivities({ config: opts.config, repos: opts.repos, email: sandboxMessaging(opts.db, opts.repos.effects, opts.config.sandboxCarrierLatencyMs) }),
+    ...createAlertActivities({
+      config: opts.config,
+      repos: opts.repos,
+      email: sandboxMessaging(opts.db, opts.repos.effects, opts.config.sandboxCarrierLatencyMs),
+      outbound: outboundClient({ allowPrivate: opts.config.outboundAllowPrivate }),
+    }),
   };
   return createWorker({ address: opts.address, namespace: opts.config.temporalNamespace, taskQueue: opts.config.taskQueue, ports: opts.ports, bundle: opts.bundle, activities, eagerStarts: opts.eagerStarts, ...(opts.tracing && { tracing: opts.tracing }) });
 }

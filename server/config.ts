@@ -61,6 +61,11 @@ export interface Config {
   temporalUiUrl: string | null;
   /** log lines: `pretty` (readable) or `json`; unset: pretty when stdout is a terminal */
   logFormat: 'pretty' | 'json' | undefined;
+  /**
+   * OUTBOUND_ALLOW_PRIVATE: requests to tenants' URLs (alert webhooks) may reach loopback and
+   * private addresses. For development and the test suite; unsafe wherever tenants share a server.
+   */
+  outboundAllowPrivate: boolean;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -111,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The embedded dev server's UI by default; an external cluster's UI only when named.
     temporalUiUrl: (env.TEMPORAL_UI_URL || (env.TEMPORAL_ADDRESS ? '' : `http://127.0.0.1:${env.TEMPORAL_UI_PORT || 8233}`)).replace(/\/+$/, '') || null,
     logFormat: env.LOG_FORMAT === 'pretty' || env.LOG_FORMAT === 'json' ? env.LOG_FORMAT : undefined,
+    outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE === 'true',
   };
 }

@@ -32,6 +32,7 @@ import { sandboxMessaging } from './adapters/sandbox-messaging.js';
 import { embeddedCalendar } from './adapters/embedded-calendar.js';
 import { storeExecutionLog } from './adapters/execution-log.js';
 import { nudgeAlerts } from './alerts/nudge.js';
+import type { Outbound } from './outbound/guarded-client.js';
 
 export function createRepos(db: Db) {
   return {
@@ -86,4 +87,6 @@ export interface Services {
   logger: Logger;
   metrics: Metrics;
   tracing: Tracing;
+  /** the guarded client for addresses a tenant chose: saving such a URL asks it first */
+  outbound: Outbound;
 }

@@ -5,6 +5,7 @@ import type { Repos } from '../services.js';
 import type { Alert } from '../store/alerts.js';
 import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../routes/events.js';
 import { editorLink, runLink } from './links.js';
+import { OutboundRefusedError, type Outbound } from '../outbound/guarded-client.js';
 
 /** The alert as the agency receives it: what happened, where, and a link to open it. */
 export function alertBody(config: Config, a: Alert) {
@@ -26,10 +27,10 @@ function subjectOf(a: Alert): string {
 /**
  * The alert workflow's activities: the signed webhook (our own signature scheme, with the agency's
  * signing secret, so receivers verify alerts as we verify events) and the email, through the
- * sandbox carrier. Every attempt is recorded on the alert row.
+ * sandbox carrier. Every attempt is recorded on the alert row. The webhook's URL is the tenant's,
+ * so it goes out only through the guarded client, which checks the address on every delivery.
  */
-export function createAlertActivities(deps: { config: Config; repos: Repos; email: Messaging; fetch?: typeof fetch }): AlertActivities {
-  const doFetch = deps.fetch ?? fetch;
+export function createAlertActivities(deps: { config: Config; repos: Repos; email: Messaging; outbound: Outbound }): AlertActivities {
   const load = (i: AlertInput) => {
     const alert = deps.repos.alerts.get(i.agencyId, i.alertId);
     if (!alert) throw new Error(`alert ${i.alertId} of ${i.agencyId} is not stored`);
@@ -44,19 +45,18 @@ export function createAlertActivities(deps: { config: Config; repos: Repos; emai
       const secret = deps.repos.agencies.get(i.agencyId)!.signingSecret;
       let failure: string;
       try {
-        const res = await doFetch(url, {
-          method: 'POST',
+        const res = await deps.outbound.post(url, {
           headers: { 'content-type': 'application/json', [AGENCY_HEADER]: i.agencyId, [SIGNATURE_HEADER]: signPayload(secret, raw), 'X-Alert-Id': alert.id },
           body: raw,
-          signal: AbortSignal.timeout(10_000),
         });
-        if (res.ok) {
+        if (res.status >= 200 && res.status < 300) {
           deps.repos.alerts.markDelivered(i.agencyId, i.alertId);
           return 'delivered';
         }
         failure = `the alert URL answered ${res.status}`;
       } catch (err) {
-        failure = `the alert URL could not be reached: ${(err as Error).message}`;
+        // Both reasons are classes ("private address", "connection refused"): nothing of the network behind.
+        failure = err instanceof OutboundRefusedError ? `the alert URL was refused: ${err.reason}` : `the alert URL could not be reached: ${(err as Error).message}`;
       }
       deps.repos.alerts.noteFailedAttempt(i.agencyId, i.alertId, failure);
       throw new Error(failure);

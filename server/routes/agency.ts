@@ -67,7 +67,12 @@ export function agencyRoutes(s: Services): RouteDef[] {
       summary: "Change the agency's settings (the default SMS carrier of its projects)",
       access: write, body: UpdateAgencyBody,
       responses: { 200: { description: 'the agency', schema: ok(AgencySettingsSchema) } },
-      handler: ({ caller, body }) => {
+      handler: async ({ caller, body }) => {
+        if (typeof body.alertWebhookUrl === 'string') {
+          // Decided now where it can be (a literal address, a name resolving inside); delivery checks every time.
+          const refused = await s.outbound.check(body.alertWebhookUrl);
+          if (refused) throw new AppError('VALIDATION', `body.alertWebhookUrl: refused: ${refused}; alerts are delivered to public addresses only`);
+        }
         const has = (provider: Provider) => s.credentials.list(caller.agencyId).some((c) => c.owner === 'agency' && c.provider === provider);
         if (body.smsCarrier === 'twilio' && !has('twilio')) {
           throw new AppError('CONFLICT', 'body.smsCarrier "twilio" needs the agency\'s Twilio credentials first (PUT /api/agency/credentials/twilio)', { detailCode: 'CredentialsMissing' });

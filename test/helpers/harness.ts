@@ -55,7 +55,8 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   const db = openDb(dbFile);
   const repos = createRepos(db);
   const taskQueue = `test-${process.pid}-${++counter}-${Date.now()}`;
-  const config: Config = { ...loadConfig({}), dataDir: dir, taskQueue, logLevel: 'silent', ...opts.config };
+  // Test receivers listen on loopback: the outbound guard's refusals are tested with this turned off.
+  const config: Config = { ...loadConfig({}), dataDir: dir, taskQueue, logLevel: 'silent', outboundAllowPrivate: true, ...opts.config };
   // Once per test process, as main does: the SDK's lifecycle lines would drown test output
   // (warnings and errors still show), and its worker metrics are read by /metrics.
   await installTemporalRuntime(config, 'WARN');

@@ -15,7 +15,7 @@ export function startWorkerProcess(h: Harness, env: Record<string, string> = {})
   const root = path.resolve(import.meta.dirname, '../..');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts'), '--role=worker'], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: h.dir, TEMPORAL_ADDRESS: h.temporalAddress, TEMPORAL_TASK_QUEUE: h.taskQueue, SANDBOX_CARRIER_LATENCY_MS: '1500', LOG_LEVEL: 'info', SEED_DEMO: 'false', ...env },
+    env: { ...process.env, DATA_DIR: h.dir, TEMPORAL_ADDRESS: h.temporalAddress, TEMPORAL_TASK_QUEUE: h.taskQueue, SANDBOX_CARRIER_LATENCY_MS: '1500', LOG_LEVEL: 'info', SEED_DEMO: 'false', OUTBOUND_ALLOW_PRIVATE: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {

@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { nodeConfigValidators } from './editor/validators-plugin.js';
 
 export default defineConfig({
+  // The editor's model tests import its build-time validators module.
+  plugins: [nodeConfigValidators()],
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],

@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import path from 'node:path';
+import { nodeConfigValidators } from './validators-plugin.js';
 
 /**
  * The entry (main.tsx) is small and loads the editor's UI chunk by `import()`, so the workflow's
@@ -30,7 +31,7 @@ function preloadChunk(name: string): Plugin {
 export default defineConfig({
   root: path.resolve(import.meta.dirname),
   base: '/editor/',
-  plugins: [react(), preloadChunk('mount')],
+  plugins: [react(), nodeConfigValidators(), preloadChunk('mount')],
   build: { outDir: path.resolve(import.meta.dirname, 'dist'), emptyOutDir: true, chunkSizeWarningLimit: 2000 },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
 });

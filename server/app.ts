@@ -16,6 +16,7 @@ import { limitJsonDepth } from './http/json-depth.js';
 import { requireUtf8, watchUtf8 } from './http/utf8.js';
 import { mountRoutes, type RouteDef } from './http/route.js';
 import { deprecationsPage } from './http/deprecations.js';
+import { securityHeaders } from './http/security-headers.js';
 import { metricsEndpoint } from './ops/endpoints.js';
 import { traceRequests } from './ops/tracing.js';
 import { readiness, API_VERSION } from './routes/system.js';
@@ -161,6 +162,7 @@ export function createApp(s: Services): Koa {
   // Tracing off (no OTLP endpoint): no span per request, not even a no-op one.
   if (s.tracing.enabled) app.use(traceRequests());
   app.use(requestLog(s));
+  app.use(securityHeaders());
   app.use(metricsEndpoint(s, { dedicatedListener: false }));
   app.use(errorEnvelope());
   app.use(authenticate(s.repos.apiKeys));
@@ -204,6 +206,7 @@ export function createApp(s: Services): Koa {
 export function createOpsApp(s: Services): Koa {
   const app = new Koa({ proxy: false });
   app.use(requestLog(s));
+  app.use(securityHeaders());
   app.use(metricsEndpoint(s, { dedicatedListener: true }));
   app.use(async function healthProbes(ctx, next) {
     if (ctx.method !== 'GET') return next();
@@ -242,7 +245,7 @@ export function listen(app: Koa, port: number, host: string): import('node:http'
         : { success: false, error: 'VALIDATION', message: 'malformed HTTP request' },
     );
     socket.end(
-      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\nx-content-type-options: nosniff\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
   return server;

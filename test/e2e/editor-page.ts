@@ -23,6 +23,10 @@ export async function newPage(browser: Browser): Promise<Page> {
   page.setDefaultTimeout(15_000);
   const errors: string[] = [];
   browserErrors.set(page, errors);
+  // The app runs under its Content-Security-Policy: any violation is an error the test fails on.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`));
+  });
   page.on('pageerror', (err) => errors.push(`uncaught: ${err.stack ?? err.message}`));
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
@@ -49,6 +53,14 @@ export function expectBrowserErrors(page: Page, patterns: RegExp[]): void {
     if (hits.length === 0) throw new Error(`expected a browser error matching ${re}, saw: ${errors.join(' | ') || 'none'}`);
     for (const hit of hits) errors.splice(errors.indexOf(hit), 1);
   }
+}
+
+/** As expectBrowserErrors, for errors the browser reports a moment after the action (CSP violations): each is awaited first. */
+export async function awaitBrowserErrors(page: Page, patterns: RegExp[]): Promise<void> {
+  const errors = browserErrors.get(page);
+  if (!errors) throw new Error('not a page made by newPage');
+  await expect.poll(() => patterns.every((re) => errors.some((e) => re.test(e))), { timeout: 5000 }).toBe(true);
+  expectBrowserErrors(page, patterns);
 }
 
 /** Waits until the canvas is laid out and framed (the editor sets data-ready then). */

@@ -1,23 +1,18 @@
 /**
  * Client-side checks of a step's settings with the same JSON Schemas the server validates with
- * (schemas/workflow.ts `nodeConfigSchemas`, ajv's draft 2020-12 build), plus the server's stand-in
- * rule. The server stays the judge; this only tells the admin sooner, next to the field.
+ * (schemas/workflow.ts `nodeConfigSchemas`, compiled at build time by editor/validators-plugin.ts:
+ * the app's CSP allows no code generation in the page), plus the server's stand-in rule. The server
+ * stays the judge; this only tells the admin sooner, next to the field.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { nodeConfigSchemas } from '../../../schemas/workflow';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { validators } from 'virtual:node-config-validators';
 import { findStandIns } from '../../../engine/graph/standins';
 import type { NodeType } from './types';
 import { isDraft } from './types';
 
-// strict off: the schemas are written for the server's ajv; here only their verdicts matter.
-const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
-const validators = new Map<string, ValidateFunction>();
 function validatorFor(type: NodeType): ValidateFunction {
-  let v = validators.get(type);
-  if (!v) {
-    v = ajv.compile(nodeConfigSchemas[type]);
-    validators.set(type, v);
-  }
+  const v = validators[type];
+  if (!v) throw new Error(`no validator for step type ${type}`);
   return v;
 }
 

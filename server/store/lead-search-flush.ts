@@ -1,5 +1,23 @@
 import type { Db } from './db.js';
-import { LEAD_SEARCH_FLUSH } from './migrations/013-lead-search-write-behind.js';
+
+/**
+ * Rewrites the document of every noted lead and clears the notes (migration 013): the old
+ * document goes (deleting a rowid the contentless index does not hold changes nothing), the row's
+ * words go in when it still exists and is listed. Run in one transaction; the statements in order.
+ * A document names the lead's campaign, project and cadence after its text (migration 012).
+ */
+const LEAD_SEARCH_FLUSH = {
+  noted: 'SELECT lead_rowid FROM lead_search_pending',
+  drop: 'DELETE FROM lead_search WHERE rowid = ?',
+  // CROSS JOIN: the notes drive the loop (each a rowid lookup), never a walk of the leads.
+  fill: `INSERT INTO lead_search (rowid, words)
+      SELECT r, w FROM (
+        SELECT l.rowid AS r,
+          lead_search_words((SELECT rowid FROM agencies WHERE id = l.agency_id), l.call_status, l.cadence_step, l.search, l.campaign_id, l.project_id, l.cadence_id) AS w
+        FROM lead_search_pending p CROSS JOIN leads l ON l.rowid = p.lead_rowid)
+      WHERE w IS NOT NULL`,
+  clear: 'DELETE FROM lead_search_pending',
+} as const;
 
 /**
  * How long a lead's search document may wait behind its row when nothing searches: long enough

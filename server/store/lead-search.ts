@@ -43,9 +43,6 @@ function leadListOf(callStatus: string): LeadList | null {
   return null;
 }
 
-/** The SQL form of `leadListOf`, for triggers and backfills over a `call_status` expression. */
-export const leadListSqlOf = (status: string) => `CASE WHEN ${listStatusSql('p', status)} THEN 'p' WHEN ${listStatusSql('w', status)} THEN 'w' END`;
-
 /**
  * A trigram as word characters, prefix-free: lowercase letters a-y and digits stand for themselves,
  * any other code point (and z) is `z` and its code in four base-36 digits.

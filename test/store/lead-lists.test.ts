@@ -6,8 +6,8 @@ import type { LeadCallStatus } from '../../schemas/cadence.js';
 import { createRepos } from '../../server/services.js';
 import { openDb, type Db } from '../../server/store/db.js';
 import { isLive, searchText, type LeadPageQuery, type LeadRecord } from '../../server/store/leads.js';
-import { backfillLeadSearch } from '../../server/store/migrations/010-lead-search.js';
-import { LEAD_DOCUMENT_TAGS } from '../../server/store/migrations/012-lead-search-cadences.js';
+import { backfillLeads } from '../../server/store/migrations/backfill-leads.js';
+import { FILL_012 } from '../../server/store/migrations/012-lead-search-cadences.js';
 import { leadRecord } from '../helpers/leads.js';
 import { seededRandom } from '../helpers/random.js';
 
@@ -180,7 +180,7 @@ describe('lead lists: counts and the search index stay exact', () => {
     expect(repos.leads.page(q).total).toBe(0);
     const total = db.prepare('SELECT count(*) FROM leads').pluck().get() as number;
     const told: [number, number, string][] = [];
-    db.transaction(() => backfillLeadSearch(db, LEAD_DOCUMENT_TAGS, (done, of, unit) => told.push([done, of, unit]), 97))();
+    db.transaction(() => backfillLeads(db, FILL_012, (done, of, unit) => told.push([done, of, unit]), 97))();
     expect(told).toEqual(Array.from({ length: Math.ceil(total / 97) }, (_, i) => [Math.min(total, (i + 1) * 97), total, 'leads']));
     expectListsExact();
   });

@@ -57,6 +57,22 @@ describe('a schema-3 database', () => {
     expect(h.db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 
+  it('has exactly the schema a new store has: tables, columns, indexes, triggers, word for word', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-new-store-'));
+    const fresh = openDb(path.join(dir, 'app.db'));
+    try {
+      // Whitespace aside: ALTER TABLE rewrites a table's text as it was written, spacing included.
+      const schemaOf = (db: Database.Database) =>
+        (db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as { type: string; name: string; tbl_name: string; sql: string | null }[]).map((r) => ({ ...r, sql: r.sql?.replace(/\s+/g, ' ').trim() ?? null }));
+      const theirs = schemaOf(fresh);
+      expect(theirs.length).toBeGreaterThan(30);
+      expect(schemaOf(h.db)).toEqual(theirs);
+    } finally {
+      fresh.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads the old rows through the tenant-scoped keys', () => {
     expect(h.repos.crm.getContact(AGENCY, LOCATION, 'ct_fixture')).toMatchObject({ firstName: 'Fia', tags: ['new-lead', 'vm-left'] });
     expect(h.repos.crm.getContact(AGENCY, LOCATION, 'ct_fixture')!.notes).toHaveLength(1);

@@ -1,19 +1,45 @@
 import type { Migration } from './index.js';
-import { rewriteLeadSearch, type DocumentTags } from './010-lead-search.js';
-
-/** What a lead's document names besides its text since this migration (the current schema). */
-export const LEAD_DOCUMENT_TAGS: DocumentTags = ['campaign_id', 'project_id', 'cadence_id'];
+import { backfillLeads } from './backfill-leads.js';
 
 /**
  * A search of one cadence's leads (`scheduleId`), answered from the search index as 011 made
- * campaign and project filters (issue 14): each lead's document also names its cadence
- * (server/store/lead-search.ts), so the count is the phrase AND the cadence's word instead of a
- * walk of every lead of the cadence testing its text. The two triggers that write documents are
- * recreated to write the word, and every document is rewritten.
+ * campaign and project filters: each lead's document also names its cadence, so the count is the
+ * phrase AND the cadence's word instead of a walk of every lead of the cadence testing its text.
+ * The two triggers that write documents are recreated to write the word, and every document is
+ * rewritten.
+ *
+ * Frozen: this SQL is what the step ran when it shipped, and imports nothing live.
  */
+const TRIGGERS = `
+    DROP TRIGGER leads_lists_insert;
+    DROP TRIGGER leads_search_update;
+    CREATE TRIGGER leads_lists_insert AFTER INSERT ON leads BEGIN
+      INSERT INTO lead_list_counts (agency_id, list, cadence_step, campaign_id, cadence_id, project_id, n)
+        SELECT new.agency_id, CASE WHEN new.call_status IN ('scheduled','calling','callback') THEN 'p' WHEN new.call_status = 'waiting_for_window' THEN 'w' END, new.cadence_step, new.campaign_id, coalesce(new.cadence_id, ''), new.project_id, 1
+        WHERE CASE WHEN new.call_status IN ('scheduled','calling','callback') THEN 'p' WHEN new.call_status = 'waiting_for_window' THEN 'w' END IS NOT NULL
+        ON CONFLICT DO UPDATE SET n = n + 1;
+      INSERT INTO lead_search (rowid, words) SELECT new.rowid, w FROM (SELECT lead_search_words((SELECT rowid FROM agencies WHERE id = new.agency_id), new.call_status, new.cadence_step, new.search, new.campaign_id, new.project_id, new.cadence_id) AS w) WHERE w IS NOT NULL;
+    END;
+    CREATE TRIGGER leads_search_update AFTER UPDATE OF agency_id, call_status, cadence_step, campaign_id, project_id, cadence_id, search ON leads
+      WHEN old.agency_id IS NOT new.agency_id OR CASE WHEN old.call_status IN ('scheduled','calling','callback') THEN 'p' WHEN old.call_status = 'waiting_for_window' THEN 'w' END IS NOT CASE WHEN new.call_status IN ('scheduled','calling','callback') THEN 'p' WHEN new.call_status = 'waiting_for_window' THEN 'w' END OR old.cadence_step IS NOT new.cadence_step
+        OR old.search IS NOT new.search OR old.campaign_id IS NOT new.campaign_id OR old.project_id IS NOT new.project_id OR old.cadence_id IS NOT new.cadence_id
+    BEGIN
+      DELETE FROM lead_search WHERE rowid = old.rowid;
+      INSERT INTO lead_search (rowid, words) SELECT new.rowid, w FROM (SELECT lead_search_words((SELECT rowid FROM agencies WHERE id = new.agency_id), new.call_status, new.cadence_step, new.search, new.campaign_id, new.project_id, new.cadence_id) AS w) WHERE w IS NOT NULL;
+    END;
+    INSERT INTO lead_search (lead_search) VALUES ('delete-all');
+`;
+
+/** Every listed lead's document, naming its campaign, project and cadence (the current documents). */
+export const FILL_012 = `
+    INSERT INTO lead_search (rowid, words)
+      SELECT r, w FROM (SELECT l.rowid AS r, lead_search_words((SELECT rowid FROM agencies WHERE id = l.agency_id), l.call_status, l.cadence_step, l.search, l.campaign_id, l.project_id, l.cadence_id) AS w FROM leads l WHERE l.rowid > ? AND l.rowid <= ?) WHERE w IS NOT NULL
+`;
+
 export const m012LeadSearchCadences: Migration = {
   name: 'lead-search-cadences',
   up(db, progress) {
-    rewriteLeadSearch(db, LEAD_DOCUMENT_TAGS, progress);
+    db.exec(TRIGGERS);
+    backfillLeads(db, FILL_012, progress);
   },
 };

@@ -15,6 +15,15 @@ export interface WarningContext {
   hasCalendar: boolean;
 }
 
+/**
+ * What a campaign contributes to the warnings, read one way for the server's answers and the
+ * editor's live warnings alike: a caller ID among its `fromNumbers`, a calendar in its config.
+ */
+export function campaignWarningContext(campaign: { fromNumbers: readonly string[]; config?: { calendarId?: unknown } | null }): Pick<WarningContext, 'hasCallerId' | 'hasCalendar'> {
+  const calendarId = campaign.config?.calendarId;
+  return { hasCallerId: campaign.fromNumbers.length > 0, hasCalendar: typeof calendarId === 'string' && calendarId !== '' };
+}
+
 const handleName = (node: GraphNode, handle: string) => {
   if (node.type === 'if') return handle === 'true' ? 'when true' : 'otherwise (false)';
   if (handle === 'default') return 'default';

@@ -1,4 +1,5 @@
 import type { Graph } from '../graph/types.js';
+import type { ActionType } from '../../schemas/workflow.js';
 
 /** Names shared by the workflow, the worker and the client: written once, here. */
 /**
@@ -12,17 +13,8 @@ export const POST_CALL_WORKFLOW = 'postCallLocalRun';
  */
 export const postCallWorkflowId = (agencyId: string, callId: string) => `post-call:${agencyId}:${callId}`;
 
-export const ACTION_TYPES = [
-  'add-tag',
-  'remove-tag',
-  'set-field',
-  'move-stage',
-  'add-note',
-  'send-sms',
-  'send-email',
-  'book-appointment',
-] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
+/** The action step types, as the workflow schemas define them (one list, schemas/workflow.ts). */
+export { ACTION_TYPES, type ActionType } from '../../schemas/workflow.js';
 
 /** The call as the run sees it: what templates and conditions may read. */
 export interface CallSnapshot {

@@ -6,7 +6,7 @@ import type { AgentRecord } from '../store/agents.js';
 import type { CampaignRecord } from '../store/campaigns.js';
 import type { ProjectRecord } from '../store/projects.js';
 import type { StoredWorkflow } from '../store/workflows.js';
-import { computeWarnings } from '../../engine/graph/warnings.js';
+import { campaignWarningContext, computeWarnings } from '../../engine/graph/warnings.js';
 import { emittableOutcomes } from '../../engine/graph/outcomes.js';
 import { loadAgent } from './agents.js';
 import { Id } from '../../schemas/common.js';
@@ -47,11 +47,7 @@ export function resolveTarget(s: Services, caller: Caller, agentId: string, quer
 }
 
 export function warningsFor(t: WorkflowTarget, stored: StoredWorkflow) {
-  return computeWarnings(stored.graph, {
-    emittable: emittableOutcomes(t.agent.capabilities),
-    hasCallerId: t.campaign.fromNumbers.length > 0,
-    hasCalendar: typeof t.campaign.config.calendarId === 'string' && t.campaign.config.calendarId !== '',
-  });
+  return computeWarnings(stored.graph, { emittable: emittableOutcomes(t.agent.capabilities), ...campaignWarningContext(t.campaign) });
 }
 
 export function presentWorkflow(t: WorkflowTarget, stored: StoredWorkflow) {

@@ -3,6 +3,7 @@
  * graph (never mutates) or throws an EditRefusal with a sentence the admin can act on.
  */
 import { chainOf } from '../../../engine/graph/walk';
+import { relinkAround } from '../../../engine/graph/relink-around';
 import type { Disposition, Graph, GraphEdge, GraphNode, InsertPoint, NodeType } from './types';
 
 export class EditRefusal extends Error {}
@@ -144,32 +145,14 @@ export function insertAtLaneStart(g: Graph, lane: Disposition, node: NewNode): A
 }
 
 /**
- * Removes a node and re-links around it, with the rules of DELETE .../nodes/{id} (engine/graph/
- * relink.ts): what pointed at it (an edge, keeping its id and handle, or an outcome entry) now
- * points at its successor. A branch with more than one connected chain is refused. Written here
- * rather than imported because the engine's version re-validates the whole graph with ajv, which
- * the canvas should not load up front; the server re-checks on save anyway.
+ * Removes a node and re-links around it by the rule DELETE .../nodes/{id} applies
+ * (engine/graph/relink-around.ts), worded for the canvas; the server re-validates on save.
  */
 export function deleteNode(g: Graph, nodeId: string): Graph {
-  const node = g.nodes.find((n) => n.id === nodeId);
-  if (!node) throw new EditRefusal(`step ${nodeId} is not in this workflow`);
-  const outs = g.edges.filter((e) => e.source === nodeId);
-  if ((node.type === 'if' || node.type === 'switch') && outs.length > 1) {
-    throw new EditRefusal(`${nodeId} is a branch with ${outs.length} connected chains; delete the steps of the chains you no longer want first, so that at most one is left`);
-  }
-  const next = outs[0]?.target ?? null;
-  const edges: GraphEdge[] = [];
-  for (const e of g.edges) {
-    if (e.source === nodeId) continue;
-    if (e.target !== nodeId) edges.push(e);
-    else if (next !== null) edges.push({ ...e, target: next });
-  }
-  const dispositionEntries: Record<string, string> = {};
-  for (const [lane, entry] of Object.entries(g.dispositionEntries)) {
-    if (entry !== nodeId) dispositionEntries[lane] = entry;
-    else if (next !== null) dispositionEntries[lane] = next;
-  }
-  return { nodes: g.nodes.filter((n) => n.id !== nodeId), edges, dispositionEntries };
+  const r = relinkAround(g, nodeId);
+  if (r.ok) return r.graph;
+  if (r.reason === 'unknown-node') throw new EditRefusal(`step ${nodeId} is not in this workflow`);
+  throw new EditRefusal(`${nodeId} is a branch with ${r.handles.length} connected chains; delete the steps of the chains you no longer want first, so that at most one is left`);
 }
 
 /**

@@ -7,7 +7,7 @@
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
 import { createStore } from 'zustand/vanilla';
 import { layoutGraph } from '../../../engine/graph/layout';
-import { computeWarnings } from '../../../engine/graph/warnings';
+import { campaignWarningContext, computeWarnings } from '../../../engine/graph/warnings';
 import { ApiError } from '../api/client';
 import type { WorkflowApi, WorkflowTarget } from '../api/endpoints';
 import type { Agent, BusinessDiff, Campaign, Execution, ImpactReport, TestRunBody, Warning, Workflow } from '../api/types';
@@ -205,11 +205,11 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
     const warningsFor = (g: Graph, dirty: boolean, server: Warning[]): Warning[] => {
       if (!dirty) return server;
       const campaign = deps.campaign;
-      return computeWarnings(g as never, {
-        emittable: deps.agent.outcomes,
-        hasCallerId: campaign ? campaign.fromNumbers.length > 0 : !server.some((w) => w.code === 'SMS_WITHOUT_CALLER_ID'),
-        hasCalendar: campaign ? typeof campaign.config?.calendarId === 'string' && campaign.config.calendarId !== '' : !server.some((w) => w.code === 'APPOINTMENT_WITHOUT_CALENDAR'),
-      }) as Warning[];
+      // A key that may not read the campaign keeps what the server last said of it.
+      const fromCampaign = campaign
+        ? campaignWarningContext(campaign)
+        : { hasCallerId: !server.some((w) => w.code === 'SMS_WITHOUT_CALLER_ID'), hasCalendar: !server.some((w) => w.code === 'APPOINTMENT_WITHOUT_CALENDAR') };
+      return computeWarnings(g as never, { emittable: deps.agent.outcomes, ...fromCampaign }) as Warning[];
     };
 
     const byNode = (ws: readonly Warning[]) => {

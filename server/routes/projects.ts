@@ -83,11 +83,14 @@ export function projectRoutes(s: Services): RouteDef[] {
 
   /**
    * Checks a credential against the location it is for, and reads that location (spec 2.1's crm_a).
-   * A refused token is the caller's input being wrong: a 400 naming the field.
+   * A refused token is the caller's input being wrong: a 400 naming the field. So is a read that
+   * answers another location: the token belongs to that one, and every later call would act there
+   * while the project names this one.
    */
-  async function verifiedLocation(locationId: string, credential: GohighlevelCredential): Promise<LocationInfo> {
+  async function verifiedLocation(locationId: string, credential: GohighlevelCredential, named = `body.locationId ${locationId}`): Promise<LocationInfo> {
+    let location: LocationInfo;
     try {
-      return await s.providers.verifyGohighlevel(locationId, credential);
+      location = await s.providers.verifyGohighlevel(locationId, credential);
     } catch (err) {
       if (err instanceof CredentialRejectedError) throw new AppError('VALIDATION', `body.credentials was rejected by GoHighLevel for location ${locationId}: ${err.message}`);
       if (err instanceof VendorRefusedError && (err.status === 404 || err.status === 400 || err.status === 422)) {
@@ -95,6 +98,13 @@ export function projectRoutes(s: Services): RouteDef[] {
       }
       throw vendorFailure(err, 'verifying the CRM credentials');
     }
+    if (location.id !== locationId) {
+      throw new AppError(
+        'VALIDATION',
+        `body.credentials belong to location ${location.id}, not to ${named}: GoHighLevel answered the location read with that location's id. Send the token of location ${locationId}`,
+      );
+    }
+    return location;
   }
 
   function connect(caller: Caller, body: CreateProjectBody, location: LocationInfo | null, credential: GohighlevelCredential | null) {
@@ -229,7 +239,7 @@ export function projectRoutes(s: Services): RouteDef[] {
         const before = loadProject(s, caller, params.id);
         if (before.crm !== 'crm_a') throw new AppError('VALIDATION', `project ${before.id} is on ${before.crm}: only crm_a (GoHighLevel) locations can be connected with credentials so far`);
         const credential = toCredential(body.credentials as CredentialBody);
-        const location = await verifiedLocation(before.locationId, credential);
+        const location = await verifiedLocation(before.locationId, credential, `the project's location ${before.locationId}`);
         const saved = s.db.transaction(() => {
           const current = loadProject(s, caller, params.id);
           const status = current.active ? 'live' : 'stopped';

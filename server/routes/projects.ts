@@ -10,7 +10,7 @@ import { IdParams, ok } from '../../schemas/common.js';
 import { CreateProjectBody, Project, ReconnectProjectBody, UpdateProjectBody } from '../../schemas/project.js';
 import { CredentialRejectedError, type LocationInfo } from '../../engine/ports.js';
 import type { GohighlevelCredential } from '../providers/credentials.js';
-import { vendorFailure } from '../providers/vendor-errors.js';
+import { VENDOR_UNAVAILABLE, vendorFailure } from '../providers/vendor-errors.js';
 import { VendorRefusedError } from '../adapters/vendor-http.js';
 import { CampaignSystem, CampaignProjectSummary } from '../../schemas/catalog.js';
 import { presentProject } from './present.js';
@@ -149,7 +149,7 @@ export function projectRoutes(s: Services): RouteDef[] {
         'runs on the embedded sandbox CRM. Credentials are stored sealed (AES-256-GCM) and never returned.',
       access: { scope: 'projects:write', roles: admin },
       body: CreateProjectBody, idempotent: true,
-      responses: { 200: { description: 'the connected project', schema: ok(Project) } },
+      responses: { 200: { description: 'the connected project', schema: ok(Project) }, 503: VENDOR_UNAVAILABLE },
       handler: ({ caller, body }) => {
         assertWindowsUsable(body.callingWindowOverride, 'body.callingWindowOverride');
         if (body.smsCarrier === 'twilio') assertTwilioSet(caller.agencyId, 'body.smsCarrier');
@@ -234,7 +234,7 @@ export function projectRoutes(s: Services): RouteDef[] {
         'that failed because the credential was refused can then be retried from their failed step. Also turns a sandbox project into one on the real location.',
       access: { scope: 'projects:write', roles: admin },
       params: IdParams, body: ReconnectProjectBody,
-      responses: { 200: { description: 'the reconnected project', schema: ok(Project) } },
+      responses: { 200: { description: 'the reconnected project', schema: ok(Project) }, 503: VENDOR_UNAVAILABLE },
       handler: async ({ caller, params, body }) => {
         const before = loadProject(s, caller, params.id);
         if (before.crm !== 'crm_a') throw new AppError('VALIDATION', `project ${before.id} is on ${before.crm}: only crm_a (GoHighLevel) locations can be connected with credentials so far`);

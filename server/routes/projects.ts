@@ -231,7 +231,8 @@ export function projectRoutes(s: Services): RouteDef[] {
       description:
         'Verifies the credentials against the project\'s location, stores them (sealed), fills `crm_a` from the location and moves a ' +
         '`disconnected` project back to `live` (or `stopped` when it is not active). Campaigns, agents, workflows and history are kept; runs ' +
-        'that failed because the credential was refused can then be retried from their failed step. Also turns a sandbox project into one on the real location.',
+        'that failed because the credential was refused can then be retried from their failed step. Also turns a sandbox project into one on the real location. ' +
+        'The body is the credentials alone: the project keeps its CRM and location (another location is another project, POST /api/v2/projects).',
       access: { scope: 'projects:write', roles: admin },
       params: IdParams, body: ReconnectProjectBody,
       responses: { 200: { description: 'the reconnected project', schema: ok(Project) }, 503: VENDOR_UNAVAILABLE },

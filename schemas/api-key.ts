@@ -55,6 +55,19 @@ export const CreateApiKeyBody = {
     projectIds: { type: 'array', maxItems: 1000, uniqueItems: true, items: Id, description: 'required for project_user (projects of the agency); not allowed for agency_admin' },
     expiresAt: { ...DateTime, description: 'when the key stops working (in the future); omitted: never' },
   },
+  // The then-schemas constrain projectIds alone: `additionalProperties: true` says so, where a
+  // validator that closes every object schema by default (Redocly's example check) would refuse
+  // the body's other fields there.
+  allOf: [
+    {
+      if: { required: ['role'], properties: { role: { const: 'agency_admin' } } },
+      then: { additionalProperties: true, properties: { projectIds: { type: 'array', maxItems: 0, 'x-error': '{at}: an agency_admin key reaches every project of the agency; send projectIds only for a project_user key' } } },
+    },
+    {
+      if: { required: ['role'], properties: { role: { const: 'project_user' } } },
+      then: { required: ['projectIds'], additionalProperties: true, properties: { projectIds: { type: 'array', minItems: 1, 'x-error': '{at}: a project_user key needs at least one project' } } },
+    },
+  ],
 } as const;
 export type CreateApiKeyBody = FromSchema<typeof CreateApiKeyBody>;
 

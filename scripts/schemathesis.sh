@@ -82,7 +82,8 @@ seed=()
 # overrides the config.) SCHEMATHESIS_EXCLUDE can still name checks to skip for a run by hand.
 #   connectProject, reconnectProject, putTwilioCredentials, putVapiCredentials: the vendor
 #     (GoHighLevel, Twilio, Vapi) refuses the credentials sent: its verdict, a 400 naming the field;
-#   createApiKey: expiresAt must be in the future; projectIds goes with role (in the description);
+#   createApiKey: expiresAt must be in the future, and projectIds must name projects of the agency
+#     (which roles take projectIds is in the schema, if/then);
 #   listCalls: cursor is opaque, only a nextCursor this API returned is one;
 #   replaceWorkflow, patchWorkflow (and their project-scoped twins), previewWorkflowImpact: graph
 #     integrity (edges name nodes that exist, one patch per node, settings allowed by the stored

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Koa, { type Middleware } from 'koa';
+import Koa, { type Context, type Middleware } from 'koa';
 import compose from 'koa-compose';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
@@ -67,6 +67,36 @@ export function allRoutes(s: Services): RouteDef[] {
 /** Where call events from a voice platform arrive (by path: a body the parser refuses never reaches a route). */
 const callEventSource = (path: string) => (path === '/api/events/calls' ? 'calls' : path.startsWith('/api/events/vapi/') ? 'vapi' : null);
 
+/** Signed deliveries from a voice platform or CRM: the agency a delivery names, as sent. */
+function signedDelivery(ctx: Context): { source: string; agencyId: string | null } | null {
+  const vapi = /^\/api\/events\/vapi\/([^/]+)$/.exec(ctx.path);
+  if (vapi) {
+    let agencyId: string;
+    try {
+      agencyId = decodeURIComponent(vapi[1]!);
+    } catch {
+      agencyId = vapi[1]!;
+    }
+    return { source: 'vapi', agencyId: agencyId.slice(0, 200) };
+  }
+  const source = ctx.path === '/api/events/calls' ? 'calls' : ctx.path === '/api/events/contacts' ? 'contacts' : null;
+  return source ? { source, agencyId: ctx.get('x-agency-id').slice(0, 200) || null } : null;
+}
+
+/**
+ * A refused delivery gets one warn line with the reason the sender was told: the access line's
+ * status alone does not tell a wrong secret from a drifting clock or a call placed elsewhere. The
+ * reason is the error's message, which never quotes a secret or a signature; headers are not read.
+ */
+function logRefusal(s: Services, ctx: Context, requestId: string): void {
+  if (ctx.status < 400 || ctx.status >= 500) return;
+  const delivery = signedDelivery(ctx);
+  if (!delivery) return;
+  const body = ctx.body as { message?: unknown; error?: unknown } | undefined;
+  const reason = typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : `HTTP ${ctx.status}`;
+  s.logger.warn({ reqId: requestId, source: delivery.source, agencyId: delivery.agencyId, status: ctx.status, reason }, delivery.source === 'contacts' ? 'contact event refused' : 'call event refused');
+}
+
 /**
  * Request id first, and one log line per request: method, path, status, time. Never headers or
  * bodies. The same place counts the request and its duration by route template (Prometheus).
@@ -95,6 +125,7 @@ function requestLog(s: Services): Middleware {
         const decided = ctx.state.callEvent as { type: string; result: string } | undefined;
         s.metrics.callEvents.inc({ source, type: decided?.type ?? 'unknown', result: decided?.result ?? 'refused', status: String(ctx.status) });
       }
+      logRefusal(s, ctx, id);
       if (ctx.path.startsWith('/api')) {
         lines.info({ reqId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000), key: ctx.state.caller?.keyId }, 'request');
       }

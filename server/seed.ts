@@ -47,10 +47,20 @@ export function seedDemo({ db, repos, planLimit }: { db: Db; repos: Repos; planL
       agencyId: DEMO_AGENCY, name: 'Call now, +4 h, next day 10:00',
       steps: [{ delayMinutes: 0, label: 'call now' }, { delayMinutes: 240, label: 'again after 4 hours' }, { delayMinutes: 0, at: '10:00', dayOffset: 1, label: 'next day at 10:00' }],
     });
+    // Journey 1, step 3: a caller ID in area code 512 from the sandbox carrier's stock, so the demo
+    // calls and texts from a number of its own. None left (a data directory whose 512 stock was
+    // sold before the demo was seeded): the campaign starts without one.
+    const callerId = db.prepare<[], { phone_number: string }>(
+      "SELECT phone_number FROM number_inventory WHERE bought_by IS NULL AND toll_free = 0 AND country = 'US' AND area_code = 512 ORDER BY phone_number LIMIT 1",
+    ).get()?.phone_number;
+    if (callerId) {
+      db.prepare('UPDATE number_inventory SET bought_by = ? WHERE phone_number = ?').run(DEMO_AGENCY, callerId);
+      repos.phoneNumbers.insert(DEMO_AGENCY, callerId, 'Bright Smile main line', false);
+    }
     const campaign = repos.campaigns.insert({
       agencyId: DEMO_AGENCY, projectId: project.id, agentId: agent.id, name: 'New patient follow-up',
       activeTags: ['new-lead'], inactiveTags: ['do-not-call'], dialing: 's2l_pd', agentType: legacyAgentType('outreach', capabilities),
-      fromNumbers: [], active: true,
+      fromNumbers: callerId ? [callerId] : [], active: true,
       callingWindow: { days: [1, 2, 3, 4, 5], start: '9:00', end: '17:30', tz: 'America/Chicago' },
       config: { calendarId: 'cal_bright_smile', cadenceId: cadence.id },
     });

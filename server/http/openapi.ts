@@ -7,7 +7,8 @@ import { RESPONSE_LINKS } from './openapi-links.js';
 const errorResponses = (def: RouteDef) => {
   const out: Record<string, unknown> = {};
   const statuses = def.access === 'public' ? [431, 500] : def.access === 'signature' ? [400, 401, 409, 413, 415, 431, 503] : [400, 401, 403, 404, 409, 413, 415, 429, 431, 500];
-  for (const st of statuses) out[st] = { description: `error ${st}`, content: { 'application/json': { schema: ErrorBody } } };
+  // A status the route declares itself (a 503 with its Retry-After) keeps its own description.
+  for (const st of statuses) if (!def.responses[st]) out[st] = { description: `error ${st}`, content: { 'application/json': { schema: ErrorBody } } };
   return out;
 };
 
@@ -40,6 +41,7 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string) {
       const links = RESPONSE_LINKS[def.operationId]?.[status];
       responses[status] = {
         description: r.description,
+        ...(r.headers && { headers: r.headers }),
         content: { [r.contentType ?? 'application/json']: { schema: r.schema ?? { type: 'string' } } },
         ...(links && { links }),
       };

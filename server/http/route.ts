@@ -15,6 +15,8 @@ export interface Response {
   description: string;
   schema?: object;
   contentType?: string;
+  /** response headers by name (OpenAPI header objects: description, required, schema) */
+  headers?: Record<string, { description: string; required?: boolean; schema: object }>;
 }
 
 export interface Deprecation {

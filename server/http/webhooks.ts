@@ -68,5 +68,7 @@ export const vapiSignatureScheme = {
   type: 'apiKey',
   in: 'header',
   name: 'x-signature',
-  description: "Vapi's HMAC credential: hex HMAC-SHA256 of `{x-timestamp}.{raw body}` with the agency's Vapi server secret (or the legacy `X-Vapi-Secret` header).",
+  description:
+    "Vapi's HMAC credential: hex HMAC-SHA256 of `{x-timestamp}.{raw body}` with the agency's Vapi server secret (or the legacy `X-Vapi-Secret` header). " +
+    '`x-timestamp` is Unix time in seconds or in milliseconds (Vapi does not document the unit; both are accepted, told apart by size), within EVENT_TOLERANCE_SECONDS either way.',
 } as const;

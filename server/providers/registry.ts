@@ -113,12 +113,18 @@ export function providerRegistry(deps: RegistryDeps) {
     const sandboxSet = { crm: sandbox.crm, directory: sandbox.directory, messaging: sandbox.messaging, calendar: sandbox.calendar };
     if (locationId.startsWith(TEST_LOCATION_PREFIX)) return { ...sandboxSet, crmKind: 'sandbox', smsCarrier: 'sandbox' };
     const project = repos.projects.atLocation(agencyId, locationId);
-    const cred = project && project.crm === 'crm_a' ? repos.credentials.get(agencyId, project.id, 'gohighlevel') : undefined;
-    if (!project || !cred) return { ...sandboxSet, crmKind: 'sandbox', smsCarrier: 'sandbox' };
+    if (!project) return { ...sandboxSet, crmKind: 'sandbox', smsCarrier: 'sandbox' };
+    const cred = project.crm === 'crm_a' ? repos.credentials.get(agencyId, project.id, 'gohighlevel') : undefined;
+    const viaTwilio = smsCarrierOf(project) === 'twilio';
+    if (!cred) {
+      // The embedded CRM is the contact store of a project without a CRM adapter (crm_b, a crm_a
+      // location connected without credentials): the carrier the agency chose still carries its SMS.
+      if (!viaTwilio) return { ...sandboxSet, crmKind: 'sandbox', smsCarrier: 'sandbox' };
+      return { ...sandboxSet, messaging: { sendSms: (e, m) => twilioFor(agencyId).sendSms(e, m), sendEmail: sandbox.messaging.sendEmail }, crmKind: 'sandbox', smsCarrier: 'twilio' };
+    }
     const ghl = ghlFor(project, cred.updatedAt);
-    const carrier = smsCarrierOf(project);
-    const messaging: Messaging = carrier === 'twilio' ? { sendSms: (e, m) => twilioFor(agencyId).sendSms(e, m), sendEmail: ghl.sendEmail } : ghl;
-    return { crm: ghl, directory: ghl, messaging, calendar: ghl, crmKind: 'gohighlevel', smsCarrier: carrier === 'twilio' ? 'twilio' : 'gohighlevel' };
+    const messaging: Messaging = viaTwilio ? { sendSms: (e, m) => twilioFor(agencyId).sendSms(e, m), sendEmail: ghl.sendEmail } : ghl;
+    return { crm: ghl, directory: ghl, messaging, calendar: ghl, crmKind: 'gohighlevel', smsCarrier: viaTwilio ? 'twilio' : 'gohighlevel' };
   }
 
   /** A CRM call that meets a refused credential disconnects the project, then fails as before. */

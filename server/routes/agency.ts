@@ -14,7 +14,7 @@ import {
   VapiCredentialInput,
 } from '../../schemas/agency.js';
 import { CredentialRejectedError } from '../../engine/ports.js';
-import { vendorFailure } from '../providers/vendor-errors.js';
+import { VENDOR_UNAVAILABLE, vendorFailure } from '../providers/vendor-errors.js';
 import type { Provider } from '../providers/credentials.js';
 
 const read = { scope: 'agency:read', roles: ['agency_admin'] } as const;
@@ -102,7 +102,7 @@ export function agencyRoutes(s: Services): RouteDef[] {
       method: 'put', path: '/api/agency/credentials/twilio', operationId: 'putTwilioCredentials', tag: 'Agency',
       summary: "Set the agency's Twilio account (the SMS carrier of projects whose smsCarrier is twilio); verified with Twilio first",
       access: write, body: TwilioCredentialInput,
-      responses: { 200: { description: 'stored (sealed); what may be shown of it', schema: ok(CredentialSummarySchema) } },
+      responses: { 200: { description: 'stored (sealed); what may be shown of it', schema: ok(CredentialSummarySchema) }, 503: VENDOR_UNAVAILABLE },
       handler: async ({ caller, body }) => {
         try {
           await s.providers.verifyTwilio(body);
@@ -122,7 +122,7 @@ export function agencyRoutes(s: Services): RouteDef[] {
         '(an HMAC credential, or the legacy X-Vapi-Secret) together with `serverUrl`. Replacing a secret keeps the old one valid for ' +
         'WEBHOOK_SECRET_GRACE_SECONDS, so deliveries in flight still verify.',
       access: write, body: VapiCredentialInput,
-      responses: { 200: { description: 'stored (sealed)', schema: ok(VapiCredentialAnswer) } },
+      responses: { 200: { description: 'stored (sealed)', schema: ok(VapiCredentialAnswer) }, 503: VENDOR_UNAVAILABLE },
       handler: async ({ ctx, caller, body }) => {
         try {
           await s.providers.verifyVapi(body.apiKey);

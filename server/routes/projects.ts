@@ -10,7 +10,7 @@ import { IdParams, ok } from '../../schemas/common.js';
 import { CreateProjectBody, Project, ReconnectProjectBody, UpdateProjectBody } from '../../schemas/project.js';
 import { CredentialRejectedError, type LocationInfo } from '../../engine/ports.js';
 import type { GohighlevelCredential } from '../providers/credentials.js';
-import { vendorFailure } from '../providers/vendor-errors.js';
+import { VENDOR_UNAVAILABLE, vendorFailure } from '../providers/vendor-errors.js';
 import { VendorRefusedError } from '../adapters/vendor-http.js';
 import { CampaignSystem, CampaignProjectSummary } from '../../schemas/catalog.js';
 import { presentProject } from './present.js';
@@ -83,11 +83,14 @@ export function projectRoutes(s: Services): RouteDef[] {
 
   /**
    * Checks a credential against the location it is for, and reads that location (spec 2.1's crm_a).
-   * A refused token is the caller's input being wrong: a 400 naming the field.
+   * A refused token is the caller's input being wrong: a 400 naming the field. So is a read that
+   * answers another location: the token belongs to that one, and every later call would act there
+   * while the project names this one.
    */
-  async function verifiedLocation(locationId: string, credential: GohighlevelCredential): Promise<LocationInfo> {
+  async function verifiedLocation(locationId: string, credential: GohighlevelCredential, named = `body.locationId ${locationId}`): Promise<LocationInfo> {
+    let location: LocationInfo;
     try {
-      return await s.providers.verifyGohighlevel(locationId, credential);
+      location = await s.providers.verifyGohighlevel(locationId, credential);
     } catch (err) {
       if (err instanceof CredentialRejectedError) throw new AppError('VALIDATION', `body.credentials was rejected by GoHighLevel for location ${locationId}: ${err.message}`);
       if (err instanceof VendorRefusedError && (err.status === 404 || err.status === 400 || err.status === 422)) {
@@ -95,6 +98,13 @@ export function projectRoutes(s: Services): RouteDef[] {
       }
       throw vendorFailure(err, 'verifying the CRM credentials');
     }
+    if (location.id !== locationId) {
+      throw new AppError(
+        'VALIDATION',
+        `body.credentials belong to location ${location.id}, not to ${named}: GoHighLevel answered the location read with that location's id. Send the token of location ${locationId}`,
+      );
+    }
+    return location;
   }
 
   function connect(caller: Caller, body: CreateProjectBody, location: LocationInfo | null, credential: GohighlevelCredential | null) {
@@ -139,7 +149,7 @@ export function projectRoutes(s: Services): RouteDef[] {
         'runs on the embedded sandbox CRM. Credentials are stored sealed (AES-256-GCM) and never returned.',
       access: { scope: 'projects:write', roles: admin },
       body: CreateProjectBody, idempotent: true,
-      responses: { 200: { description: 'the connected project', schema: ok(Project) } },
+      responses: { 200: { description: 'the connected project', schema: ok(Project) }, 503: VENDOR_UNAVAILABLE },
       handler: ({ caller, body }) => {
         assertWindowsUsable(body.callingWindowOverride, 'body.callingWindowOverride');
         if (body.smsCarrier === 'twilio') assertTwilioSet(caller.agencyId, 'body.smsCarrier');
@@ -221,15 +231,16 @@ export function projectRoutes(s: Services): RouteDef[] {
       description:
         'Verifies the credentials against the project\'s location, stores them (sealed), fills `crm_a` from the location and moves a ' +
         '`disconnected` project back to `live` (or `stopped` when it is not active). Campaigns, agents, workflows and history are kept; runs ' +
-        'that failed because the credential was refused can then be retried from their failed step. Also turns a sandbox project into one on the real location.',
+        'that failed because the credential was refused can then be retried from their failed step. Also turns a sandbox project into one on the real location. ' +
+        'The body is the credentials alone: the project keeps its CRM and location (another location is another project, POST /api/v2/projects).',
       access: { scope: 'projects:write', roles: admin },
       params: IdParams, body: ReconnectProjectBody,
-      responses: { 200: { description: 'the reconnected project', schema: ok(Project) } },
+      responses: { 200: { description: 'the reconnected project', schema: ok(Project) }, 503: VENDOR_UNAVAILABLE },
       handler: async ({ caller, params, body }) => {
         const before = loadProject(s, caller, params.id);
         if (before.crm !== 'crm_a') throw new AppError('VALIDATION', `project ${before.id} is on ${before.crm}: only crm_a (GoHighLevel) locations can be connected with credentials so far`);
         const credential = toCredential(body.credentials as CredentialBody);
-        const location = await verifiedLocation(before.locationId, credential);
+        const location = await verifiedLocation(before.locationId, credential, `the project's location ${before.locationId}`);
         const saved = s.db.transaction(() => {
           const current = loadProject(s, caller, params.id);
           const status = current.active ? 'live' : 'stopped';

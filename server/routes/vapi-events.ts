@@ -37,8 +37,8 @@ export function vapiEventRoutes(s: Services): RouteDef[] {
       method: 'post', path: '/api/events/vapi/:agencyId', operationId: 'receiveVapiServerMessage', tag: 'Events',
       summary: "Receive Vapi's server messages for an agency (its Vapi Server URL); end-of-call reports drive post-call runs",
       description:
-        'Authentication: `x-signature` = hex HMAC-SHA256 of `{x-timestamp}.{raw body}` with the agency\'s Vapi server secret (timestamp within ' +
-        'EVENT_TOLERANCE_SECONDS), or the legacy `X-Vapi-Secret`. 401 when neither verifies or a signature is reused; 404 `UnknownCall` for a report of a ' +
+        'Authentication: `x-signature` = hex HMAC-SHA256 of `{x-timestamp}.{raw body}` with the agency\'s Vapi server secret (`x-timestamp` in Unix ' +
+        'seconds or milliseconds, within EVENT_TOLERANCE_SECONDS), or the legacy `X-Vapi-Secret`. 401 when neither verifies or a signature is reused; 404 `UnknownCall` for a report of a ' +
         'call this agency\'s dialer did not place; 400 for a report that cannot be mapped (the problems named). The outcome comes from ' +
         '`analysis.structuredData[vapiOutcomeField]` (agency setting, default `outcome`), else from `endedReason` (docs/providers.md).',
       access: 'signature', signatureScheme: 'vapiSignature',

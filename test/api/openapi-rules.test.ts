@@ -105,6 +105,24 @@ describe('the document states the rule, the server keeps it', () => {
     expect(rowsOf(h.db, ['projects'])).toEqual(before);
   });
 
+  it('API key creation: projectIds is refused for agency_admin and required for project_user (if/then)', async () => {
+    const rules = body('/api/keys', 'post').allOf as { if: { properties: { role: { const: string } } }; then: Record<string, any> }[];
+    const forRole = (role: string) => rules.find((r) => r.if.properties.role.const === role)!.then;
+    expect(forRole('agency_admin').properties.projectIds.maxItems).toBe(0);
+    expect(forRole('project_user')).toMatchObject({ required: ['projectIds'], properties: { projectIds: { minItems: 1 } } });
+    const before = rowsOf(h.db, ['api_keys']);
+    const admin = await h.api('POST', '/api/keys', { body: { name: 'x', role: 'agency_admin', scopes: ['calls:read'], projectIds: [ctx.projectId] } });
+    expect(admin.status).toBe(400);
+    expect(admin.body.message).toBe('body.projectIds: an agency_admin key reaches every project of the agency; send projectIds only for a project_user key');
+    for (const projectIds of [undefined, []]) {
+      const user = await h.api('POST', '/api/keys', { body: { name: 'x', role: 'project_user', scopes: ['calls:read'], ...(projectIds && { projectIds }) } });
+      expect(user.status).toBe(400);
+      expect(user.body.message).toMatch(/^body\.projectIds/);
+    }
+    expect(rowsOf(h.db, ['api_keys'])).toEqual(before);
+    expect((await h.api('POST', '/api/keys', { body: { name: 'x', role: 'agency_admin', scopes: ['calls:read'], projectIds: [] } })).status).toBe(201);
+  });
+
   it('a provider chosen before its credentials are set is a 409 CredentialsMissing, and nothing changes', async () => {
     const before = rowsOf(h.db, ['agencies']);
     for (const [sent, name] of [[{ voicePlatform: 'vapi' }, 'Vapi'], [{ smsCarrier: 'twilio' }, 'Twilio']] as const) {

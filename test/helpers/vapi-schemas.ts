@@ -145,6 +145,12 @@ export function vapiViolationsUnpatched(name: VapiSchemaName, value: unknown): s
   return fn(value) ? [] : (fn.errors ?? []).map(describe);
 }
 
+/** The properties a component schema declares (as published, no workaround applies to them). */
+export function vapiSchemaProperties(name: VapiSchemaName): Record<string, unknown> {
+  const schema = at(loadVapiComponents({ workarounds: false }), name);
+  return (schema.properties ?? {}) as Record<string, unknown>;
+}
+
 /** The `endedReason` values Vapi publishes for the end-of-call report. */
 export function vapiEndedReasons(): string[] {
   const schemas = loadVapiComponents({ workarounds: false });

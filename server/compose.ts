@@ -151,7 +151,7 @@ export function composeServices(parts: { config: Config; db: Db; repos: Repos; p
     ports: ports ?? providers.ports,
     providers: providers.registry,
     credentials: providers.credentials,
-    numbers: createNumberInventory(parts.db, parts.repos),
+    numbers: createNumberInventory(parts.repos),
     metrics: providers.ops.metrics,
     tracing: providers.ops.tracing,
   };

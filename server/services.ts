@@ -14,6 +14,8 @@ import { projectsRepo } from './store/projects.js';
 import { workflowsRepo } from './store/workflows.js';
 import { runInputsRepo } from './store/run-inputs.js';
 import { phoneNumbersRepo } from './store/phone-numbers.js';
+import { numberPurchasesRepo } from './store/number-purchases.js';
+import { numberInventoryRepo } from './store/number-inventory.js';
 import { cadencesRepo } from './store/cadences.js';
 import { leadsRepo } from './store/leads.js';
 import { webhookSignaturesRepo } from './store/webhook-signatures.js';
@@ -48,6 +50,8 @@ export function createRepos(db: Db) {
     effects: effectsRepo(db),
     runInputs: runInputsRepo(db),
     phoneNumbers: phoneNumbersRepo(db),
+    numberPurchases: numberPurchasesRepo(db),
+    numberInventory: numberInventoryRepo(db),
     cadences: cadencesRepo(db),
     leads: leadsRepo(db),
     webhookSignatures: webhookSignaturesRepo(db),
@@ -68,8 +72,8 @@ export function createEmbeddedPorts(db: Db, repos: Repos, opts: { carrierLatency
   };
 }
 
-export function createNumberInventory(db: Db, repos: Repos): NumberInventory {
-  return sandboxNumberInventory(db, repos.effects);
+export function createNumberInventory(repos: Repos): NumberInventory {
+  return sandboxNumberInventory(repos.numberInventory, repos.effects);
 }
 
 /** Everything a route handler may reach. */

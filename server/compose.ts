@@ -23,6 +23,7 @@ import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { createMetrics, instrumentedPorts, type Metrics } from './ops/metrics.js';
 import { startTracing, type Tracing } from './ops/tracing.js';
 import { freePort } from './temporal/launcher.js';
+import { numberPurchasing } from './phone-numbers/purchasing.js';
 
 /**
  * How the product's parts are wired, written once: `server/main.ts`, the test harness and the
@@ -146,12 +147,14 @@ export function composeVoice(config: Config, db: Db, repos: Repos, logger: Logge
 /** Everything a route handler may reach. */
 export function composeServices(parts: { config: Config; db: Db; repos: Repos; providers: Providers; ports?: Ports; temporal: WorkflowStarter | null; logger: Logger }): Services {
   const { providers, ports, ...rest } = parts;
+  const numbers = createNumberInventory(parts.repos);
   return {
     ...rest,
     ports: ports ?? providers.ports,
     providers: providers.registry,
     credentials: providers.credentials,
-    numbers: createNumberInventory(parts.repos),
+    numbers,
+    purchasing: numberPurchasing({ config: parts.config, db: parts.db, repos: parts.repos, credentials: providers.credentials, sandbox: numbers }),
     metrics: providers.ops.metrics,
     tracing: providers.ops.tracing,
   };

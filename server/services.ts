@@ -29,6 +29,7 @@ import type { Tracing } from './ops/tracing.js';
 import type { NumberInventory, Ports } from '../engine/ports.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import type { CredentialStore } from './providers/credentials.js';
+import type { NumberPurchasing } from './phone-numbers/purchasing.js';
 import { embeddedCrm } from './adapters/embedded-crm.js';
 import { sandboxMessaging } from './adapters/sandbox-messaging.js';
 import { embeddedCalendar } from './adapters/embedded-calendar.js';
@@ -85,7 +86,10 @@ export interface Services {
   ports: Ports;
   providers: ProviderRegistry;
   credentials: CredentialStore;
+  /** the sandbox carrier's inventory (what `purchasing` buys from without Twilio credentials) */
   numbers: NumberInventory;
+  /** buying caller IDs and listing what can be bought, from the agency's carrier */
+  purchasing: NumberPurchasing;
   temporal: WorkflowStarter | null;
   logger: Logger;
   metrics: Metrics;

@@ -40,6 +40,7 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string) {
       const links = RESPONSE_LINKS[def.operationId]?.[status];
       responses[status] = {
         description: r.description,
+        ...(r.headers && { headers: r.headers }),
         content: { [r.contentType ?? 'application/json']: { schema: r.schema ?? { type: 'string' } } },
         ...(links && { links }),
       };
@@ -55,7 +56,7 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string) {
       ...(typeof def.access === 'object' && { 'x-scope': def.access.scope, 'x-roles': def.access.roles }),
       parameters: parameters(def),
       ...(def.body && { requestBody: { required: true, content: { 'application/json': { schema: def.documentedBody ?? def.body, ...exampleOf(def.operationId) } } } }),
-      responses: { ...responses, ...errorResponses(def) },
+      responses: { ...errorResponses(def), ...responses },
     };
   }
   return {

@@ -15,6 +15,8 @@ export interface Response {
   description: string;
   schema?: object;
   contentType?: string;
+  /** response headers worth documenting (a 503's `Retry-After`) */
+  headers?: Record<string, { description: string; schema: object }>;
 }
 
 export interface Deprecation {

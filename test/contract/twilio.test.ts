@@ -6,6 +6,10 @@ import { twilioNumbers } from '../../server/adapters/twilio/numbers.js';
 import { vendorHttp } from '../../server/adapters/vendor-http.js';
 import { storeJournal } from '../helpers/store-journal.js';
 import { conforming, requestViolations, startPrismMocks, type PrismMocks } from '../helpers/prism.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { createProjectAgentCampaign } from '../helpers/fixtures.js';
+import { startVapiFake, type VapiFake } from '../fakes/vapi-fake.js';
+import { canonicalJson } from '../../server/http/idempotency.js';
 
 /** The Twilio adapters against Prism serving Twilio's own documents (Messages; phone numbers). */
 
@@ -100,5 +104,51 @@ describe('Twilio phone numbers contract (Prism)', () => {
     expect(await conforming(numberMocks, () => numbers().find('+18089255327'))).toEqual({ sid: 'PNaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', phoneNumber: '+18089255327', friendlyName: '(808) 925-5327' });
     expect(numberMocks.exchanges.at(-1)).toMatchObject({ method: 'GET', path: `${ROOT}/IncomingPhoneNumbers.json?PhoneNumber=%2B18089255327&PageSize=50`, status: 200 });
     expect(await conforming(numberMocks, () => numbers().find('+15125550100'))).toBeNull();
+  });
+});
+
+describe('buying a number through the API, against Prism serving Twilio\'s numbers document', () => {
+  let h: Harness;
+  let vapi: VapiFake;
+  let campaignId: string;
+  beforeAll(async () => {
+    vapi = await startVapiFake();
+    h = await createHarness({ config: { twilioBaseUrl: numberMocks.url, vapiBaseUrl: vapi.url } });
+    // Set directly: the credential checks read Messages.json, which this document does not serve.
+    h.services.credentials.put(h.agencyId, 'agency', 'twilio', { accountSid: ACCOUNT, authToken: AUTH_TOKEN });
+    h.services.credentials.put(h.agencyId, 'agency', 'vapi', { apiKey: vapi.apiKey, serverSecret: 'vsec_contract', secretKind: 'hmac' });
+    expect((await h.api('PATCH', '/api/agency', { body: { voicePlatform: 'vapi' } })).status).toBe(200);
+    campaignId = (await createProjectAgentCampaign(h)).campaignId;
+  });
+  afterAll(async () => {
+    await h?.close();
+    await vapi?.close();
+  });
+
+  it('search and purchase conform, and the number Twilio answered is stored, imported (a valid CreateTwilioPhoneNumberDTO) and assigned', async () => {
+    const from = numberMocks.exchanges.length;
+    const r = await conforming(numberMocks, () => h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId, areaCode: 808 }, headers: { 'Idempotency-Key': 'contract-buy-1' } }));
+    expect(r.status, r.text).toBe(200);
+    expect(numberMocks.exchanges.slice(from).map((x) => `${x.method} ${x.path.split('?')[0]} ${x.status}`)).toEqual([
+      `GET /2010-04-01/Accounts/${ACCOUNT}/AvailablePhoneNumbers/US/Local.json 200`,
+      `POST /2010-04-01/Accounts/${ACCOUNT}/IncomingPhoneNumbers.json 201`,
+    ]);
+    // Prism answers the documented example, whatever was asked: that is the number the account now has.
+    expect(r.body.phoneNumber).toMatchObject({ phoneNumber: '+18089255327', twilioSid: 'PNaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', vapiPhoneNumberId: vapi.imported[0]!.number.id });
+    expect(vapi.violations).toEqual([]);
+    expect(vapi.imported[0]!.request).toMatchObject({ provider: 'twilio', number: '+18089255327', twilioAccountSid: ACCOUNT });
+  });
+
+  it('a purchase whose outcome was lost is settled with a conforming IncomingPhoneNumbers.json?PhoneNumber= lookup, buying nothing', async () => {
+    const body = { campaignId, phoneNumber: '+18089255327' };
+    // What a request that timed out after recording its intent leaves.
+    h.repos.numberPurchases.begin({ agencyId: h.agencyId, key: 'contract-buy-2', request: canonicalJson(body), campaignId, phoneNumber: '+18089255327' });
+    const from = numberMocks.exchanges.length;
+    const r = await conforming(numberMocks, () => h.api('POST', '/api/agent-builder/phone-numbers', { body, headers: { 'Idempotency-Key': 'contract-buy-2' } }));
+    expect(r.status, r.text).toBe(200);
+    expect(numberMocks.exchanges.slice(from).map((x) => `${x.method} ${x.path}`)).toEqual([`GET /2010-04-01/Accounts/${ACCOUNT}/IncomingPhoneNumbers.json?PhoneNumber=%2B18089255327&PageSize=50`]);
+    // Vapi had the number from the purchase before (Prism sells the same one): its id is taken, not imported twice.
+    expect(vapi.imported).toHaveLength(1);
+    expect(r.body.phoneNumber.vapiPhoneNumberId).toBe(vapi.imported[0]!.number.id);
   });
 });

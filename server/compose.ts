@@ -154,7 +154,7 @@ export function composeServices(parts: { config: Config; db: Db; repos: Repos; p
     providers: providers.registry,
     credentials: providers.credentials,
     numbers,
-    purchasing: numberPurchasing({ config: parts.config, db: parts.db, repos: parts.repos, credentials: providers.credentials, sandbox: numbers }),
+    purchasing: numberPurchasing({ config: parts.config, db: parts.db, repos: parts.repos, credentials: providers.credentials, sandbox: numbers, logger: parts.logger }),
     metrics: providers.ops.metrics,
     tracing: providers.ops.tracing,
   };

@@ -11,8 +11,8 @@ import { AppError } from '../http/errors.js';
 export const RETRY_AFTER_SECONDS = 5;
 
 export type PurchaseStage =
-  /** searching Twilio's numbers: nothing is bought yet */
-  | { step: 'search'; what: string }
+  /** searching Twilio's numbers, for a purchase (nothing is bought yet) or for the list of offers */
+  | { step: 'search'; what: string; listing?: boolean }
   /** buying `phoneNumber` at Twilio */
   | { step: 'buy'; phoneNumber: string; resumeKey: string }
   /** asking Twilio whether an earlier attempt, whose outcome is unknown, bought `phoneNumber` */
@@ -33,9 +33,10 @@ export function purchaseFailure(err: unknown, at: PurchaseStage): AppError {
   const credentials = vendor === 'Vapi' ? "the agency's Vapi API key (PUT /api/agency/credentials/vapi)" : "the agency's Twilio credentials (PUT /api/agency/credentials/twilio)";
 
   if (at.step === 'search') {
-    if (err instanceof CredentialRejectedError) return new AppError('CONFLICT', `searching for ${at.what}, Twilio refused ${credentials}: ${said(e)}; nothing was bought`, { detailCode: 'VendorRefused' });
-    if (err instanceof PermanentPortError) return new AppError('CONFLICT', `Twilio refused the search for ${at.what}: ${said(e)}; nothing was bought`, { detailCode: 'VendorRefused' });
-    return unavailable(`Twilio could not be reached to search for ${at.what} (${e.message}); nothing was bought; retry in ${wait} s`, wait);
+    const nothing = at.listing ? '' : '; nothing was bought';
+    if (err instanceof CredentialRejectedError) return new AppError('CONFLICT', `searching for ${at.what}, Twilio refused ${credentials}: ${said(e)}${nothing}`, { detailCode: 'VendorRefused' });
+    if (err instanceof PermanentPortError) return new AppError('CONFLICT', `Twilio refused the search for ${at.what}: ${said(e)}${nothing}`, { detailCode: 'VendorRefused' });
+    return unavailable(`Twilio could not be reached to search for ${at.what} (${e.message})${nothing}; retry in ${wait} s`, wait);
   }
 
   const resume = `retry with the header Idempotency-Key: ${at.resumeKey}`;

@@ -4,6 +4,7 @@
  * places its calls), else the sandbox carrier's stock (the demo, the tests). Route handlers call
  * this and present what it answers.
  */
+import type { Logger } from 'pino';
 import { PermanentPortError, type NumberInventory } from '../../engine/ports.js';
 import { twilioNumbers as makeTwilioNumbers, type TwilioNumbers } from '../adapters/twilio/numbers.js';
 import { vapiNumbers as makeVapiNumbers, type VapiNumbers } from '../adapters/vapi/numbers.js';
@@ -53,13 +54,14 @@ export interface NumberPurchasingDeps {
   repos: Repos;
   credentials: CredentialStore;
   sandbox: NumberInventory;
+  logger: Logger;
   /** tests replace the vendors' clients; by default they are made from the config */
   twilio?: (c: TwilioCredential) => TwilioNumbers;
   vapi?: (apiKey: string) => VapiNumbers;
 }
 
 export function numberPurchasing(deps: NumberPurchasingDeps): NumberPurchasing {
-  const { config, db, repos, credentials, sandbox } = deps;
+  const { config, db, repos, credentials, sandbox, logger } = deps;
   const twilioOf = deps.twilio ?? ((c) => makeTwilioNumbers({ baseUrl: config.twilioBaseUrl, accountSid: c.accountSid, authToken: c.authToken, timeoutMs: config.vendorTimeoutMs }));
   const vapiOf = deps.vapi ?? ((apiKey) => makeVapiNumbers({ baseUrl: config.vapiBaseUrl, apiKey, timeoutMs: config.vendorTimeoutMs }));
   const twilioCredential = (agencyId: string) => credentials.get(agencyId, 'agency', 'twilio');
@@ -105,7 +107,7 @@ export function numberPurchasing(deps: NumberPurchasingDeps): NumberPurchasing {
       if (!vapiCred) throw new AppError('CONFLICT', 'the agency places calls through Vapi but has no Vapi credentials (PUT /api/agency/credentials/vapi); nothing was bought', { detailCode: 'CredentialsMissing' });
       vapi = { numbers: vapiOf(vapiCred.apiKey), twilioAccountSid: cred.accountSid, twilioAuthToken: cred.authToken };
     }
-    const { campaignId, nickname: _nickname, ...ask } = body;
+    const { campaignId, areaCode, countryCode, tollFree, phoneNumber } = body;
     const done = await buyAtTwilio(
       {
         purchases: repos.numberPurchases,
@@ -113,8 +115,10 @@ export function numberPurchasing(deps: NumberPurchasingDeps): NumberPurchasing {
         vapi,
         assign: (p) => assign(agencyId, p.campaignId, p.phoneNumber, () => repos.numberPurchases.done(agencyId, p.key, p.state)),
       },
-      { agencyId, key: idempotencyKey ?? `purchase-${uuid()}`, request: canonicalJson(body), campaignId, nickname, ask },
+      { agencyId, key: idempotencyKey ?? `purchase-${uuid()}`, request: canonicalJson(body), campaignId, nickname, ask: { areaCode, countryCode, tollFree, phoneNumber } },
     );
+    // A paid action: one line per purchase an operator can reconcile with Twilio's bill.
+    logger.info({ agencyId, phoneNumber: done.phoneNumber, twilioSid: done.twilioSid, vapiPhoneNumberId: done.vapiPhoneNumberId, attempts: done.attempts }, 'bought a number at Twilio');
     return repos.phoneNumbers.get(agencyId, done.phoneNumber)!;
   }
 
@@ -131,7 +135,7 @@ export function numberPurchasing(deps: NumberPurchasingDeps): NumberPurchasing {
       try {
         offers = await twilioOf(cred).search(search);
       } catch (err) {
-        throw purchaseFailure(err, { step: 'search', what: describeSearch(search) });
+        throw purchaseFailure(err, { step: 'search', what: describeSearch(search), listing: true });
       }
       return {
         carrier: 'twilio',

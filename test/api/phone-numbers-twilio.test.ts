@@ -179,6 +179,7 @@ describe('buying at Twilio, importing into Vapi', () => {
     })();
     expect(list.status).toBe(503);
     expect(list.headers.get('retry-after')).toBe('5');
+    expect(list.body.message).toMatch(/^Twilio could not be reached to search for toll-free numbers in US \(.*HTTP 503.*\); retry in 5 s$/);
     // The 429 left its intent (Twilio asked us to wait, it did not say no): the key resumes it.
     expect(rowsOf(h.db, ['phone_numbers', 'campaigns'])).toEqual({ phone_numbers: before.phone_numbers, campaigns: before.campaigns });
   });
@@ -319,9 +320,10 @@ describe('without Twilio credentials, and secrets', () => {
     expect([twilio.requests.length, vapi.requests.length]).toEqual([t, v]);
   });
 
-  it('no answer and no log line carries the Twilio auth token or the Vapi key', () => {
+  it('no answer and no log line carries the Twilio auth token or the Vapi key; each purchase is logged with its SID', () => {
     const all = logs.join('');
-    expect(all.length).toBeGreaterThan(0);
+    const bought = logs.filter((l) => l.includes('bought a number at Twilio')).map((l) => JSON.parse(l) as { phoneNumber: string; twilioSid: string });
+    expect(bought.map((l) => l.twilioSid).sort()).toEqual(twilio.owned.map((n) => n.sid).sort());
     expect(all).not.toContain(AUTH_TOKEN);
     expect(all).not.toContain(vapi.apiKey);
   });

@@ -27,7 +27,7 @@ export const BuyPhoneNumberBody = {
     areaCode: { ...areaCode, description: 'a local number in this area code (on a toll-free purchase, used only when it is a toll-free prefix such as 888)' },
     countryCode: { ...countryCode, description: "the number's country; without it, the area code's (else US at Twilio, any at the sandbox carrier)" },
     tollFree: { type: 'boolean', description: 'a toll-free number' },
-    phoneNumber: { ...E164, description: 'exactly this number, chosen from GET /api/agent-builder/phone-numbers/available' },
+    phoneNumber: { ...E164, description: 'exactly this number, chosen from GET /api/agent-builder/available-phone-numbers' },
     nickname: { type: 'string', maxLength: 100, description: "the number's name here, at Twilio and at Vapi (default: the campaign's name)" },
   },
 } as const;

@@ -55,7 +55,7 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
   const addTo = (c: CampaignRecord, n: string) => (c.fromNumbers.includes(n) ? c : campaigns.save({ ...c, fromNumbers: [...c.fromNumbers, n] }));
   return [
     defineRoute({
-      method: 'get', path: '/api/agent-builder/phone-numbers/available', operationId: 'listAvailablePhoneNumbers', tag: 'Phone numbers',
+      method: 'get', path: '/api/agent-builder/available-phone-numbers', operationId: 'listAvailablePhoneNumbers', tag: 'Phone numbers',
       summary: 'Numbers for sale at the agency\'s carrier, to choose one to buy',
       description:
         "With the agency's Twilio credentials, Twilio's offer to its account (AvailablePhoneNumbers: Local.json, or TollFree.json with `tollFree`), voice-capable numbers only; without them, the sandbox carrier's stock. Buy one with POST /api/agent-builder/phone-numbers and its `phoneNumber`. What is offered may be sold to someone else before it is bought (then the purchase is a 409 NumberUnavailable).",
@@ -73,7 +73,7 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
       method: 'post', path: '/api/agent-builder/phone-numbers', operationId: 'buyPhoneNumber', tag: 'Phone numbers',
       summary: 'Buy a caller ID and assign it to a campaign (paid; send an Idempotency-Key)',
       description: [
-        "With the agency's Twilio credentials the number is bought at Twilio, which bills the agency's account: exactly `phoneNumber` when given (from GET /api/agent-builder/phone-numbers/available), else the first voice-capable number of the search by `countryCode`, `areaCode`, `tollFree`. When the agency places calls through Vapi, the number is also imported into Vapi, so the dialer can call from it at once. Without Twilio credentials, the sandbox carrier's stock.",
+        "With the agency's Twilio credentials the number is bought at Twilio, which bills the agency's account: exactly `phoneNumber` when given (from GET /api/agent-builder/available-phone-numbers), else the first voice-capable number of the search by `countryCode`, `areaCode`, `tollFree`. When the agency places calls through Vapi, the number is also imported into Vapi, so the dialer can call from it at once. Without Twilio credentials, the sandbox carrier's stock.",
         'A purchase is recorded before Twilio is asked, and never made twice for one Idempotency-Key: a retry after a 503 (or a lost answer) asks Twilio whether the number was sold before buying, and finishes what is left (storing, importing into Vapi, assigning). Without an Idempotency-Key the purchase is recorded under one made for it, which the 503 names.',
         '409 codes: `NumberUnavailable` (no number for what was asked, or the chosen number is not for sale), `VendorRefused` (Twilio or Vapi refused, with their message: an unverified account, a regulatory bundle missing), `CredentialsMissing` (the agency calls through Vapi without Vapi credentials), `IdempotencyKeyReused`, `IdempotencyKeyInProgress`.',
       ].join('\n\n'),

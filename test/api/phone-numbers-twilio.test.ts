@@ -102,17 +102,17 @@ describe('buying at Twilio, importing into Vapi', () => {
   });
 
   it('a buy by a chosen number: the search route lists what is for sale, and the purchase buys exactly the one chosen', async () => {
-    const list = await h.api('GET', '/api/agent-builder/phone-numbers/available?areaCode=737&limit=3');
+    const list = await h.api('GET', '/api/agent-builder/available-phone-numbers?areaCode=737&limit=3');
     expect(list.status, list.text).toBe(200);
     expect(list.body).toEqual({
       success: true,
       carrier: 'twilio',
       data: ['+17375550100', '+17375550107', '+17375550114'].map((n) => ({ phoneNumber: n, pretty: `(737) 555-0${n.slice(-3)}`, countryCode: 'US', tollFree: false, locality: null, region: 'TX' })),
     });
-    const tollFree = await h.api('GET', '/api/agent-builder/phone-numbers/available?tollFree=true&limit=1');
+    const tollFree = await h.api('GET', '/api/agent-builder/available-phone-numbers?tollFree=true&limit=1');
     expect(tollFree.body.data).toEqual([{ phoneNumber: '+18885550100', pretty: '(888) 555-0100', countryCode: 'US', tollFree: true, locality: null, region: null }]);
     // An area code says its country: 416 searches Canada.
-    const toronto = await h.api('GET', '/api/agent-builder/phone-numbers/available?areaCode=416&limit=1');
+    const toronto = await h.api('GET', '/api/agent-builder/available-phone-numbers?areaCode=416&limit=1');
     expect(toronto.body.data[0]).toMatchObject({ phoneNumber: '+14165550100', countryCode: 'CA' });
 
     const from = twilio.requests.length;
@@ -175,7 +175,7 @@ describe('buying at Twilio, importing into Vapi', () => {
     expect(limited.body.message).toMatch(/^Twilio asks us to slow down \(.*\); \+1737\d{7} was not bought: retry with the header Idempotency-Key: buy-41-\d+ in 7 s$/);
     const list = await (async () => {
       twilio.inject({ method: 'GET', path: `${ROOT}/AvailablePhoneNumbers/US/TollFree.json`, kind: 'status', status: 503 });
-      return h.api('GET', '/api/agent-builder/phone-numbers/available?tollFree=true');
+      return h.api('GET', '/api/agent-builder/available-phone-numbers?tollFree=true');
     })();
     expect(list.status).toBe(503);
     expect(list.headers.get('retry-after')).toBe('5');
@@ -312,7 +312,7 @@ describe('without Twilio credentials, and secrets', () => {
   it("an agency without Twilio credentials searches and buys from the sandbox carrier's stock, reaching no vendor", async () => {
     const other = await createProjectAgentCampaign(h, { key: h.otherAgencyKey });
     const [t, v] = [twilio.requests.length, vapi.requests.length];
-    const list = await h.api('GET', '/api/agent-builder/phone-numbers/available?areaCode=512&limit=2', { key: h.otherAgencyKey });
+    const list = await h.api('GET', '/api/agent-builder/available-phone-numbers?areaCode=512&limit=2', { key: h.otherAgencyKey });
     expect(list.body).toMatchObject({ carrier: 'sandbox', data: [{ countryCode: 'US', tollFree: false }, { countryCode: 'US' }] });
     const r = await h.api('POST', BUY, { key: h.otherAgencyKey, body: { campaignId: other.campaignId, phoneNumber: list.body.data[1].phoneNumber } });
     expect(r.status, r.text).toBe(200);

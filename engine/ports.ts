@@ -213,6 +213,8 @@ export interface VoicePlatform {
 
 /** The carrier side of the voice platform: buying caller IDs. */
 export interface NumberInventory {
+  /** numbers for sale that match, at most `limit` */
+  available(q: { countryCode?: 'US' | 'CA'; areaCode?: number; tollFree?: boolean; limit: number }): Promise<{ phoneNumber: string; country: string; tollFree: boolean }[]>;
   buy(req: {
     agencyId: string;
     idempotencyKey: string;

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 
-export const ROOTS = ['CreateCallDTO', 'Call', 'ServerMessageEndOfCallReport'] as const;
+export const ROOTS = ['CreateCallDTO', 'Call', 'ServerMessageEndOfCallReport', 'CreateTwilioPhoneNumberDTO', 'TwilioPhoneNumber'] as const;
 const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples']);
 const REF_PREFIX = '#/components/schemas/';
 

@@ -24,6 +24,7 @@ import { createMetrics, instrumentedPorts, type Metrics } from './ops/metrics.js
 import { startTracing, type Tracing } from './ops/tracing.js';
 import { freePort } from './temporal/launcher.js';
 import { outboundClient } from './outbound/guarded-client.js';
+import { numberPurchasing } from './phone-numbers/purchasing.js';
 
 /**
  * How the product's parts are wired, written once: `server/main.ts`, the test harness and the
@@ -147,12 +148,14 @@ export function composeVoice(config: Config, db: Db, repos: Repos, logger: Logge
 /** Everything a route handler may reach. */
 export function composeServices(parts: { config: Config; db: Db; repos: Repos; providers: Providers; ports?: Ports; temporal: WorkflowStarter | null; logger: Logger }): Services {
   const { providers, ports, ...rest } = parts;
+  const numbers = createNumberInventory(parts.repos);
   return {
     ...rest,
     ports: ports ?? providers.ports,
     providers: providers.registry,
     credentials: providers.credentials,
-    numbers: createNumberInventory(parts.db, parts.repos),
+    numbers,
+    purchasing: numberPurchasing({ config: parts.config, db: parts.db, repos: parts.repos, credentials: providers.credentials, sandbox: numbers, logger: parts.logger }),
     metrics: providers.ops.metrics,
     tracing: providers.ops.tracing,
     outbound: outboundClient({ allowPrivate: parts.config.outboundAllowPrivate }),

@@ -14,6 +14,8 @@ import { projectsRepo } from './store/projects.js';
 import { workflowsRepo } from './store/workflows.js';
 import { runInputsRepo } from './store/run-inputs.js';
 import { phoneNumbersRepo } from './store/phone-numbers.js';
+import { numberPurchasesRepo } from './store/number-purchases.js';
+import { numberInventoryRepo } from './store/number-inventory.js';
 import { cadencesRepo } from './store/cadences.js';
 import { leadsRepo } from './store/leads.js';
 import { webhookSignaturesRepo } from './store/webhook-signatures.js';
@@ -27,6 +29,7 @@ import type { Tracing } from './ops/tracing.js';
 import type { NumberInventory, Ports } from '../engine/ports.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import type { CredentialStore } from './providers/credentials.js';
+import type { NumberPurchasing } from './phone-numbers/purchasing.js';
 import { embeddedCrm } from './adapters/embedded-crm.js';
 import { sandboxMessaging } from './adapters/sandbox-messaging.js';
 import { embeddedCalendar } from './adapters/embedded-calendar.js';
@@ -49,6 +52,8 @@ export function createRepos(db: Db) {
     effects: effectsRepo(db),
     runInputs: runInputsRepo(db),
     phoneNumbers: phoneNumbersRepo(db),
+    numberPurchases: numberPurchasesRepo(db),
+    numberInventory: numberInventoryRepo(db),
     cadences: cadencesRepo(db),
     leads: leadsRepo(db),
     webhookSignatures: webhookSignaturesRepo(db),
@@ -69,8 +74,8 @@ export function createEmbeddedPorts(db: Db, repos: Repos, opts: { carrierLatency
   };
 }
 
-export function createNumberInventory(db: Db, repos: Repos): NumberInventory {
-  return sandboxNumberInventory(db, repos.effects);
+export function createNumberInventory(repos: Repos): NumberInventory {
+  return sandboxNumberInventory(repos.numberInventory, repos.effects);
 }
 
 /** Everything a route handler may reach. */
@@ -82,7 +87,10 @@ export interface Services {
   ports: Ports;
   providers: ProviderRegistry;
   credentials: CredentialStore;
+  /** the sandbox carrier's inventory (what `purchasing` buys from without Twilio credentials) */
   numbers: NumberInventory;
+  /** buying caller IDs and listing what can be bought, from the agency's carrier */
+  purchasing: NumberPurchasing;
   temporal: WorkflowStarter | null;
   logger: Logger;
   metrics: Metrics;

@@ -45,6 +45,8 @@ export class VendorRefusedError extends PermanentPortError {
     readonly status: number,
     readonly vendorMessage: string,
     message: string,
+    /** the vendor's own error code when its body carries one (Twilio's `code`: 21422 is "number not available") */
+    readonly vendorCode: number | string | null = null,
   ) {
     super(message);
     this.name = 'VendorRefusedError';
@@ -127,7 +129,7 @@ export function classifyResponse(r: {
     return new RateLimitedError(r.vendor, retryAfterMs, `${head}: rate limited, retry after ${retryAfterMs} ms${said}`);
   }
   if (r.status >= 500) return new Error(`${head}${said}`);
-  return new VendorRefusedError(r.vendor, r.status, vendorMessage, `${head}${said}`);
+  return new VendorRefusedError(r.vendor, r.status, vendorMessage, `${head}${said}`, vendorCodeOf(r.body));
 }
 
 /** 403 bodies that blame the token (invalid, expired, missing a scope) rather than the resource. */
@@ -168,6 +170,13 @@ export function vendorMessageOf(body: string): string | null {
 }
 
 const arrayOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** A top-level `code` of the error body (a number, or a non-empty string), else null. */
+export function vendorCodeOf(body: string): number | string | null {
+  const parsed = parseJson(body);
+  const code = parsed && typeof parsed === 'object' ? (parsed as { code?: unknown }).code : undefined;
+  return typeof code === 'number' || (typeof code === 'string' && code !== '') ? code : null;
+}
 
 function parseJson(text: string): unknown {
   if (!text.trim()) return null;

@@ -57,7 +57,7 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string) {
       ...(typeof def.access === 'object' && { 'x-scope': def.access.scope, 'x-roles': def.access.roles }),
       parameters: parameters(def),
       ...(def.body && { requestBody: { required: true, content: { 'application/json': { schema: def.documentedBody ?? def.body, ...exampleOf(def.operationId) } } } }),
-      responses: { ...responses, ...errorResponses(def) },
+      responses: { ...errorResponses(def), ...responses },
     };
   }
   return {

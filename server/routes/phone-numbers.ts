@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { parsePhoneNumberWithError } from 'libphonenumber-js';
-import { PermanentPortError } from '../../engine/ports.js';
 import { AppError, notFound } from '../http/errors.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import type { Caller } from '../http/request-context.js';
@@ -8,8 +6,17 @@ import { assertProjectAccess } from '../http/request-context.js';
 import type { Services } from '../services.js';
 import type { CampaignRecord } from '../store/campaigns.js';
 import type { OwnedNumber } from '../store/phone-numbers.js';
-import { AssignPhoneNumberBody, BuyPhoneNumberBody, NumberParams, PhoneNumberRecord, PhoneNumberResponse, RegisterPhoneNumberBody } from '../../schemas/phone-number.js';
-import { Id, ok } from '../../schemas/common.js';
+import {
+  AssignPhoneNumberBody,
+  AvailableNumbersQuery,
+  AvailableNumbersResponse,
+  BuyPhoneNumberBody,
+  NumberParams,
+  PhoneNumberRecord,
+  PhoneNumberResponse,
+  RegisterPhoneNumberBody,
+} from '../../schemas/phone-number.js';
+import { ErrorBody, Id, ok } from '../../schemas/common.js';
 
 const admin = ['agency_admin'] as const;
 const access = { scope: 'phone_numbers:write', roles: admin } as const;
@@ -30,6 +37,7 @@ const present = (n: OwnedNumber) => ({
   nickname: n.nickname,
   boundToAgent: n.boundToAgent,
   ...(n.vapiPhoneNumberId && { vapiPhoneNumberId: n.vapiPhoneNumberId }),
+  ...(n.twilioSid && { twilioSid: n.twilioSid }),
 });
 
 function loadCampaign(s: Services, caller: Caller, campaignId: string): CampaignRecord {
@@ -40,37 +48,43 @@ function loadCampaign(s: Services, caller: Caller, campaignId: string): Campaign
   return campaign;
 }
 
+const retryAfter = { 'Retry-After': { description: 'seconds to wait before retrying (with the same Idempotency-Key)', schema: { type: 'integer', minimum: 1 } } };
+
 export function phoneNumberRoutes(s: Services): RouteDef[] {
   const { campaigns, phoneNumbers } = s.repos;
   const addTo = (c: CampaignRecord, n: string) => (c.fromNumbers.includes(n) ? c : campaigns.save({ ...c, fromNumbers: [...c.fromNumbers, n] }));
   return [
     defineRoute({
+      method: 'get', path: '/api/agent-builder/available-phone-numbers', operationId: 'listAvailablePhoneNumbers', tag: 'Phone numbers',
+      summary: 'Numbers for sale at the agency\'s carrier, to choose one to buy',
+      description:
+        "With the agency's Twilio credentials, Twilio's offer to its account (AvailablePhoneNumbers: Local.json, or TollFree.json with `tollFree`), voice-capable numbers only; without them, the sandbox carrier's stock. Buy one with POST /api/agent-builder/phone-numbers and its `phoneNumber`. What is offered may be sold to someone else before it is bought (then the purchase is a 409 NumberUnavailable).",
+      access, query: AvailableNumbersQuery,
+      responses: {
+        200: { description: 'numbers for sale (an empty list when none matches)', schema: AvailableNumbersResponse },
+        503: { description: 'Twilio could not be reached or asks us to slow down; retry after `Retry-After`', schema: ErrorBody, headers: retryAfter },
+      },
+      handler: async ({ caller, query }) => {
+        const { carrier, numbers } = await s.purchasing.search(caller.agencyId, { ...query, limit: query.limit ?? 20 });
+        return { success: true, data: numbers.map((n) => ({ ...n, pretty: prettyNumber(n.phoneNumber) })), carrier };
+      },
+    }),
+    defineRoute({
       method: 'post', path: '/api/agent-builder/phone-numbers', operationId: 'buyPhoneNumber', tag: 'Phone numbers',
       summary: 'Buy a caller ID and assign it to a campaign (paid; send an Idempotency-Key)',
+      description: [
+        "With the agency's Twilio credentials the number is bought at Twilio, which bills the agency's account: exactly `phoneNumber` when given (from GET /api/agent-builder/available-phone-numbers), else the first voice-capable number of the search by `countryCode`, `areaCode`, `tollFree`. When the agency places calls through Vapi, the number is also imported into Vapi, so the dialer can call from it at once. Without Twilio credentials, the sandbox carrier's stock.",
+        'A purchase is recorded before Twilio is asked, and never made twice for one Idempotency-Key: a retry after a 503 (or a lost answer) asks Twilio whether the number was sold before buying, and finishes what is left (storing, importing into Vapi, assigning). Without an Idempotency-Key the purchase is recorded under one made for it, which the 503 names.',
+        '409 codes: `NumberUnavailable` (no number for what was asked, or the chosen number is not for sale), `VendorRefused` (Twilio or Vapi refused, with their message: an unverified account, a regulatory bundle missing), `CredentialsMissing` (the agency calls through Vapi without Vapi credentials), `IdempotencyKeyReused`, `IdempotencyKeyInProgress`.',
+      ].join('\n\n'),
       access, body: BuyPhoneNumberBody, idempotent: true,
-      responses: { 200: { description: 'the bought number', schema: PhoneNumberResponse } },
+      responses: {
+        200: { description: 'the bought number', schema: PhoneNumberResponse },
+        503: { description: "Twilio or Vapi could not be reached, did not answer in time, or asks us to slow down; the message says what may have been bought. Retry after `Retry-After` with the same Idempotency-Key: nothing is bought twice", schema: ErrorBody, headers: retryAfter },
+      },
       handler: async ({ ctx, caller, body }) => {
         const campaign = loadCampaign(s, caller, body.campaignId);
-        const idem = ctx.get('Idempotency-Key') || randomUUID();
-        let bought;
-        try {
-          bought = await s.numbers.buy({
-            agencyId: caller.agencyId,
-            idempotencyKey: `buy-number:${caller.agencyId}:${idem}`,
-            ...(body.areaCode !== undefined && { areaCode: body.areaCode }),
-            ...(body.countryCode !== undefined && { countryCode: body.countryCode }),
-            ...(body.tollFree !== undefined && { tollFree: body.tollFree }),
-            ...(body.phoneNumber !== undefined && { phoneNumber: body.phoneNumber }),
-          });
-        } catch (err) {
-          if (err instanceof PermanentPortError) throw new AppError('CONFLICT', err.message, { detailCode: 'NumberUnavailable' });
-          throw err;
-        }
-        const owned = s.db.transaction(() => {
-          const n = phoneNumbers.get(caller.agencyId, bought.phoneNumber) ?? phoneNumbers.insert(caller.agencyId, bought.phoneNumber, body.nickname ?? campaign.name, false);
-          addTo(campaigns.get(caller.agencyId, campaign.id)!, n.phoneNumber);
-          return n;
-        }).immediate();
+        const owned = await s.purchasing.buy(caller.agencyId, ctx.get('Idempotency-Key') || null, body, campaign.name);
         return { success: true, phoneNumber: present(owned) };
       },
     }),
@@ -90,7 +104,7 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
     defineRoute({
       method: 'put', path: '/api/agent-builder/phone-numbers/:number', operationId: 'registerPhoneNumber', tag: 'Phone numbers',
       summary: "Register a number the agency already has at its voice platform (with its Vapi phone-number id), or update one it owns",
-      description: 'Buying (POST) draws from the sandbox carrier; a number bought or imported at Vapi is registered here instead, so campaigns can call from it. A number another agency owns is 409.',
+      description: 'A number bought (POST) is registered already; a number bought or imported at Vapi elsewhere is registered here, so campaigns can call from it. A number another agency owns is 409.',
       access, params: NumberParams, body: RegisterPhoneNumberBody,
       responses: { 200: { description: 'the number', schema: ok(PhoneNumberRecord) } },
       handler: ({ caller, params, body }) => {

@@ -7,6 +7,8 @@ export interface OwnedNumber {
   boundToAgent: boolean;
   boughtAt: string;
   vapiPhoneNumberId?: string;
+  /** the IncomingPhoneNumber SID of a number bought at Twilio */
+  twilioSid?: string;
 }
 
 interface Row {
@@ -15,9 +17,10 @@ interface Row {
   bound_to_agent: number;
   bought_at: string;
   vapi_phone_number_id: string | null;
+  twilio_sid: string | null;
 }
 
-/** Numbers an agency owns (bought through the voice platform). */
+/** Numbers an agency owns (bought from the sandbox carrier or Twilio, or registered). */
 export function phoneNumbersRepo(db: Db) {
   const get = db.prepare<[string, string], Row>('SELECT * FROM phone_numbers WHERE agency_id = ? AND phone_number = ?');
   const list = db.prepare<[string], Row>('SELECT * FROM phone_numbers WHERE agency_id = ? ORDER BY bought_at');
@@ -32,7 +35,14 @@ export function phoneNumbersRepo(db: Db) {
   );
   const read = (r: Row | undefined): OwnedNumber | undefined =>
     r
-      ? { phoneNumber: r.phone_number, nickname: r.nickname, boundToAgent: r.bound_to_agent === 1, boughtAt: r.bought_at, ...(r.vapi_phone_number_id && { vapiPhoneNumberId: r.vapi_phone_number_id }) }
+      ? {
+          phoneNumber: r.phone_number,
+          nickname: r.nickname,
+          boundToAgent: r.bound_to_agent === 1,
+          boughtAt: r.bought_at,
+          ...(r.vapi_phone_number_id && { vapiPhoneNumberId: r.vapi_phone_number_id }),
+          ...(r.twilio_sid && { twilioSid: r.twilio_sid }),
+        }
       : undefined;
   return {
     get: (agencyId: string, number: string) => read(get.get(agencyId, number)),

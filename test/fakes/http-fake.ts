@@ -38,7 +38,9 @@ export interface Route {
 export type Fault =
   | { kind: 'status'; status: number; message?: string; retryAfter?: string }
   /** the route acts, then the answer never comes (the client's timeout fires) */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** the route acts, and its answer waits until `until` settles (a slow vendor a test controls) */
+  | { kind: 'hold'; until: Promise<unknown> };
 
 interface ArmedFault {
   method?: string;
@@ -60,6 +62,8 @@ export interface HttpFake {
   requests: FakeRequest[];
   /** the next `times` requests whose path matches (and method, if given) meet the fault */
   inject(f: { method?: string; path: RegExp | string; times?: number } & Fault): void;
+  /** resolves with the next request whose path matches (and method, if given), once received */
+  received(f: { method?: string; path: RegExp | string }): Promise<FakeRequest>;
   close(): Promise<void>;
 }
 
@@ -68,6 +72,8 @@ export async function startHttpFake(opts: HttpFakeOptions): Promise<HttpFake> {
   const requests: FakeRequest[] = [];
   const faults: ArmedFault[] = [];
   const held = new Set<http.ServerResponse>();
+  const waiters: { method?: string; path: RegExp; resolve: (r: FakeRequest) => void }[] = [];
+  const pattern = (path: RegExp | string) => (typeof path === 'string' ? new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : path);
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -81,6 +87,10 @@ export async function startHttpFake(opts: HttpFakeOptions): Promise<HttpFake> {
       else if (rawBody && type.includes('x-www-form-urlencoded')) body = Object.fromEntries(new URLSearchParams(rawBody));
       const fr: FakeRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, rawBody, receivedAt: Date.now() };
       requests.push(fr);
+      for (const w of waiters.filter((w) => (!w.method || w.method === fr.method) && w.path.test(fr.path))) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(fr);
+      }
       const send = (r: FakeResponse) => {
         const payload = r.body === undefined ? '' : JSON.stringify(r.body);
         res.writeHead(r.status, { ...(payload && { 'content-type': 'application/json' }), ...r.headers });
@@ -106,6 +116,15 @@ export async function startHttpFake(opts: HttpFakeOptions): Promise<HttpFake> {
       } catch (err) {
         answer = { status: 500, body: opts.errorBody(500, String(err)) };
       }
+      if (armed?.fault.kind === 'hold') {
+        const release = () => {
+          if (!res.destroyed) send(answer);
+        };
+        held.add(res);
+        res.on('close', () => held.delete(res));
+        armed.fault.until.then(release, release);
+        return;
+      }
       if (armed?.fault.kind === 'hang') {
         // The effect happened; the answer is held until the client gives up and closes.
         held.add(res);
@@ -123,8 +142,10 @@ export async function startHttpFake(opts: HttpFakeOptions): Promise<HttpFake> {
     requests,
     inject(f) {
       const { method, path, times, ...fault } = f;
-      const re = typeof path === 'string' ? new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : path;
-      faults.push({ method, path: re, remaining: times ?? 1, fault: fault as Fault });
+      faults.push({ method, path: pattern(path), remaining: times ?? 1, fault: fault as Fault });
+    },
+    received(f) {
+      return new Promise((resolve) => waiters.push({ method: f.method, path: pattern(f.path), resolve }));
     },
     async close() {
       for (const res of held) res.destroy();

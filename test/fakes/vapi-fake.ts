@@ -6,6 +6,11 @@
  * insist on none. Every Call it answers with, and every end-of-call report it builds, is held to
  * Vapi's `Call` and `ServerMessageEndOfCallReport` schemas, so the fake cannot drift from Vapi.
  *
+ * Phone numbers: `POST /phone-number` imports a number bought at Twilio (`provider: "twilio"`, body
+ * validated against Vapi's `CreateTwilioPhoneNumberDTO`, and a property the DTO does not declare
+ * is refused, as Vapi's whitelisting validation does); the imported number can place calls at once.
+ * `GET /phone-number` lists them (answers held to `TwilioPhoneNumber`).
+ *
  * Faults are queued per route (`inject`) and used once each: an HTTP refusal (401, 429 with
  * Retry-After, 500, any 4xx with a message), `accept-then-hang` (the call is created, the answer
  * never comes) and `accept-then-500` (created, then a 500).
@@ -13,14 +18,20 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { compileVapiSchemas, vapiViolations } from '../helpers/vapi-schemas.js';
+import { compileVapiSchemas, vapiSchemaProperties, vapiViolations } from '../helpers/vapi-schemas.js';
 
 export type VapiFault =
   | { kind: 'status'; status: number; message?: string; retryAfter?: string }
   | { kind: 'accept-then-hang' }
   | { kind: 'accept-then-500' };
 
-export type VapiFakeRoute = 'POST /call' | 'GET /call' | 'GET /call/{id}';
+export type VapiFakeRoute = 'POST /call' | 'GET /call' | 'GET /call/{id}' | 'POST /phone-number' | 'GET /phone-number';
+
+/** A number imported from Twilio, as the fake stores it and the request that made it. */
+export interface FakePhoneNumber {
+  number: Record<string, unknown> & { id: string; number: string };
+  request: Record<string, unknown>;
+}
 
 export interface FakeCall {
   /** the Call object as the fake stores and answers it */
@@ -56,8 +67,10 @@ export interface VapiFake {
   apiKey: string;
   orgId: string;
   calls: FakeCall[];
+  /** numbers imported with `POST /phone-number` */
+  imported: FakePhoneNumber[];
   requests: { route: string; status: number | 'hung' }[];
-  /** CreateCallDTO violations of refused bodies; a test expects this empty */
+  /** CreateCallDTO (and CreateTwilioPhoneNumberDTO) violations of refused bodies; a test expects this empty */
   violations: string[][];
   inject(route: VapiFakeRoute, fault: VapiFault): void;
   /** resolves when the fake has received `n` requests in total */
@@ -76,13 +89,22 @@ const send = (res: http.ServerResponse, status: number, body: unknown, headers: 
 /** Vapi (NestJS) error body */
 const error = (status: number, message: string | string[], name: string) => ({ message, error: name, statusCode: status });
 
-export async function startVapiFake(opts: { apiKey?: string; assistants?: string[]; phoneNumbers?: { id: string; number: string }[] } = {}): Promise<VapiFake> {
+export async function startVapiFake(
+  opts: {
+    apiKey?: string;
+    assistants?: string[];
+    phoneNumbers?: { id: string; number: string }[];
+    /** whether the Twilio account named in an import owns the number (Vapi checks with Twilio); default: yes */
+    twilioOwns?: (q: { accountSid: string; authToken: string; number: string }) => boolean;
+  } = {},
+): Promise<VapiFake> {
   compileVapiSchemas();
   const apiKey = opts.apiKey ?? `vapi-private-${randomUUID()}`;
   const orgId = randomUUID();
   const assistants = new Set(opts.assistants ?? []);
   const phoneNumbers = new Map((opts.phoneNumbers ?? []).map((p) => [p.id, p.number]));
   const calls: FakeCall[] = [];
+  const imported: FakePhoneNumber[] = [];
   const requests: VapiFake['requests'] = [];
   const violations: string[][] = [];
   const faults = new Map<VapiFakeRoute, VapiFault[]>();
@@ -132,13 +154,49 @@ export async function startVapiFake(opts: { apiKey?: string; assistants?: string
     return placed;
   }
 
+  const twilioDtoProperties = new Set(Object.keys(vapiSchemaProperties('CreateTwilioPhoneNumberDTO')));
+
+  function importNumber(body: Record<string, unknown>): FakePhoneNumber | { status: number; message: string | string[] } {
+    const unknown = Object.keys(body).filter((k) => !twilioDtoProperties.has(k)).map((k) => `property ${k} should not exist`);
+    if (unknown.length > 0) return { status: 400, message: unknown };
+    const number = String(body.number);
+    if (imported.some((p) => p.number.number === number)) return { status: 400, message: `Number ${number} Already Exists.` };
+    const owns = opts.twilioOwns?.({ accountSid: String(body.twilioAccountSid), authToken: String(body.twilioAuthToken ?? ''), number }) ?? true;
+    if (!owns) return { status: 400, message: `Number ${number} Not Found On Twilio Account ${String(body.twilioAccountSid)}.` };
+    const now = new Date().toISOString();
+    const made = {
+      id: randomUUID(),
+      orgId,
+      createdAt: now,
+      updatedAt: now,
+      provider: 'twilio',
+      number,
+      twilioAccountSid: body.twilioAccountSid,
+      status: 'active',
+      ...(body.name !== undefined && { name: body.name }),
+      ...(body.smsEnabled !== undefined && { smsEnabled: body.smsEnabled }),
+    };
+    const bad = vapiViolations('TwilioPhoneNumber', made);
+    if (bad.length > 0) throw new Error(`vapi fake: its own TwilioPhoneNumber does not conform to Vapi's schema: ${bad.join('; ')}`);
+    const entry = { number: made, request: body };
+    imported.push(entry);
+    // The dialer may call from it at once.
+    phoneNumbers.set(made.id, number);
+    return entry;
+  }
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       const route: VapiFakeRoute | null =
-        req.method === 'POST' && url.pathname === '/call' ? 'POST /call' : req.method === 'GET' && url.pathname === '/call' ? 'GET /call' : req.method === 'GET' && /^\/call\/[^/]+$/.test(url.pathname) ? 'GET /call/{id}' : null;
+        req.method === 'POST' && url.pathname === '/call' ? 'POST /call'
+        : req.method === 'GET' && url.pathname === '/call' ? 'GET /call'
+        : req.method === 'GET' && /^\/call\/[^/]+$/.test(url.pathname) ? 'GET /call/{id}'
+        : req.method === 'POST' && url.pathname === '/phone-number' ? 'POST /phone-number'
+        : req.method === 'GET' && url.pathname === '/phone-number' ? 'GET /phone-number'
+        : null;
       if (!route) {
         noted(`${req.method} ${url.pathname}`, 404);
         return send(res, 404, error(404, `Cannot ${req.method} ${url.pathname}`, 'Not Found'));
@@ -182,7 +240,41 @@ export async function startVapiFake(opts: { apiKey?: string; assistants?: string
         return send(res, 201, placed.call);
       }
 
+      if (route === 'POST /phone-number') {
+        let body: unknown;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          noted(route, 400);
+          return send(res, 400, error(400, 'Unexpected token in JSON', 'Bad Request'));
+        }
+        const provider = (body as { provider?: unknown } | null)?.provider;
+        const bad = provider === 'twilio' ? vapiViolations('CreateTwilioPhoneNumberDTO', body) : [`/provider must be one of the providers; this fake imports only "twilio", got ${JSON.stringify(provider)}`];
+        if (bad.length > 0) {
+          violations.push(bad);
+          noted(route, 400);
+          return send(res, 400, error(400, bad, 'Bad Request'));
+        }
+        const made = importNumber(body as Record<string, unknown>);
+        if (!('number' in made)) {
+          noted(route, made.status);
+          return send(res, made.status, error(made.status, made.message, 'Bad Request'));
+        }
+        if (fault?.kind === 'accept-then-hang') return noted(route, 'hung');
+        if (fault?.kind === 'accept-then-500') {
+          noted(route, 500);
+          return send(res, 500, error(500, 'Internal server error', 'Internal Server Error'));
+        }
+        noted(route, 201);
+        return send(res, 201, made.number);
+      }
+
       if (fault?.kind === 'accept-then-hang') return noted(route, 'hung');
+      if (route === 'GET /phone-number') {
+        const limit = url.searchParams.has('limit') ? Number(url.searchParams.get('limit')) : 100;
+        noted(route, 200);
+        return send(res, 200, imported.map((p) => p.number).slice(0, limit));
+      }
       if (route === 'GET /call/{id}') {
         const id = decodeURIComponent(url.pathname.slice('/call/'.length));
         const found = calls.find((c) => c.call.id === id);
@@ -219,6 +311,7 @@ export async function startVapiFake(opts: { apiKey?: string; assistants?: string
     apiKey,
     orgId,
     calls,
+    imported,
     requests,
     violations,
     inject(route, fault) {

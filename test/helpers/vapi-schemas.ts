@@ -43,7 +43,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 
 export const VAPI_SCHEMAS_FILE = new URL('../fixtures/vendor-openapi/vapi/schemas.json', import.meta.url);
 
-export type VapiSchemaName = 'CreateCallDTO' | 'Call' | 'ServerMessageEndOfCallReport';
+export type VapiSchemaName = 'CreateCallDTO' | 'Call' | 'ServerMessageEndOfCallReport' | 'CreateTwilioPhoneNumberDTO' | 'TwilioPhoneNumber';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };
@@ -108,7 +108,7 @@ function validator(name: VapiSchemaName): { ajv: Ajv; fn: ValidateFunction } {
   if (!compiled) {
     const { ajv, typeWarnings } = build(loadVapiComponents());
     const fns = new Map<VapiSchemaName, ValidateFunction>();
-    for (const n of ['CreateCallDTO', 'Call', 'ServerMessageEndOfCallReport'] as const) fns.set(n, ajv.compile({ $ref: `vapi#/components/schemas/${n}` }));
+    for (const n of ['CreateCallDTO', 'Call', 'ServerMessageEndOfCallReport', 'CreateTwilioPhoneNumberDTO', 'TwilioPhoneNumber'] as const) fns.set(n, ajv.compile({ $ref: `vapi#/components/schemas/${n}` }));
     const unexpected = typeWarnings.filter((w) => !EXPECTED_TYPE_WARNINGS.includes(w));
     if (unexpected.length > 0) throw new Error(`vapi schemas: unexpected strict-mode findings:\n${unexpected.join('\n')}`);
     compiled = { ajv, fns };
@@ -143,6 +143,12 @@ export function vapiViolationsUnpatched(name: VapiSchemaName, value: unknown): s
   const { ajv } = build(raw);
   const fn = ajv.compile({ $ref: `vapi#/components/schemas/${name}` });
   return fn(value) ? [] : (fn.errors ?? []).map(describe);
+}
+
+/** The properties a component schema declares (as published, no workaround applies to them). */
+export function vapiSchemaProperties(name: VapiSchemaName): Record<string, unknown> {
+  const schema = at(loadVapiComponents({ workarounds: false }), name);
+  return (schema.properties ?? {}) as Record<string, unknown>;
 }
 
 /** The `endedReason` values Vapi publishes for the end-of-call report. */

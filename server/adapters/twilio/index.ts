@@ -1,9 +1,9 @@
 import { PermanentPortError, type EffectJournal, type Messaging } from '../../../engine/ports.js';
 import { journaled } from '../effect-journal.js';
-import { vendorHttp } from '../vendor-http.js';
+import { accountPath, twilioHttp } from './http.js';
 import { isSameSend, toTwilioMessage, toTwilioMessages } from './messages.js';
 
-export const TWILIO_BASE_URL = 'https://api.twilio.com';
+export { TWILIO_BASE_URL } from './http.js';
 
 export interface TwilioMessagingOptions {
   baseUrl?: string;
@@ -26,14 +26,8 @@ const CLOCK_SKEW_MS = 5 * 60_000;
  * the earlier send.
  */
 export function twilioMessaging(opts: TwilioMessagingOptions): Messaging & { verify(): Promise<void> } {
-  const http = vendorHttp({
-    vendor: 'twilio',
-    baseUrl: opts.baseUrl ?? TWILIO_BASE_URL,
-    auth: async () => ({ authorization: `Basic ${Buffer.from(`${opts.accountSid}:${opts.authToken}`).toString('base64')}` }),
-    fetch: opts.fetch,
-    timeoutMs: opts.timeoutMs,
-  });
-  const messagesPath = `/2010-04-01/Accounts/${encodeURIComponent(opts.accountSid)}/Messages.json`;
+  const http = twilioHttp(opts);
+  const messagesPath = `${accountPath(opts.accountSid)}/Messages.json`;
 
   return {
     async sendSms(e, msg) {

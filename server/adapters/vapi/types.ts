@@ -42,3 +42,27 @@ export interface VapiCall {
   cost?: unknown;
   createdAt?: unknown;
 }
+
+/**
+ * `CreateTwilioPhoneNumberDTO`, the subset we send to `POST /phone-number`: a number the agency
+ * bought at Twilio, imported with the account's credentials so Vapi can point its voice URL at
+ * itself and place calls from it.
+ */
+export interface VapiCreateTwilioPhoneNumber {
+  provider: 'twilio';
+  number: string;
+  twilioAccountSid: string;
+  twilioAuthToken: string;
+  /** `maxLength: 40`, "just for your own reference" */
+  name?: string;
+  /** false: Vapi leaves the number's messaging URL at Twilio as it is */
+  smsEnabled: boolean;
+}
+
+/** A phone number as `POST /phone-number` and `GET /phone-number` answer it, the subset we read. */
+export interface VapiPhoneNumber {
+  id?: unknown;
+  provider?: unknown;
+  number?: unknown;
+  twilioAccountSid?: unknown;
+}

@@ -36,7 +36,7 @@ export async function run() {
     await inst.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { nodes: [{ type: 'add-tag', config: { tags: ['a'] } }, { type: 'add-note', config: { body: 'n' } }] });
     // A stored call to read back by id.
     const doc = { callId: 'bench-call', date: '2026-11-22', dateTime: new Date().toISOString(), leadName: 'Ana', phoneNumber: '+15125550123', direction: 'outbound', status: 'ended', duration: 42, agent: 'Bench', callSummary: 's', projectName: 'p', cost: 0.1, agentType: 'appointment_booking', campaignId: ctx.campaignId, campaignName: 'c', disposition: { type: 'voicemail', label: 'Voicemail', color: '#8b5cf6' }, transcript: 't', fields: [], transcriptSource: 'live', contactId: 'ct' };
-    inst.repos.calls.insert(inst.agency.id, ctx.projectId, ctx.agentId, doc as never);
+    await inst.store.calls.insert(inst.agency.id, ctx.projectId, ctx.agentId, doc as never);
     const headers = { authorization: `Bearer ${inst.key}`, 'content-type': 'application/json' };
     const against = 'bare Koa JSON endpoint, same rounds';
     // Appends grow the graph: each round appends to a fresh agent's workflow, so rounds compare.

@@ -30,10 +30,10 @@ import { allRoutes, createApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { rateLimitPolicy } from '../server/http/rate-limit.js';
 import { createLogger } from '../server/logger.js';
-import { createRepos } from '../server/services.js';
+import { sqliteRepositories, openSqliteStore } from '../server/store/sqlite/store.js';
 import { composeProviders, composeServices, composeWorker } from '../server/compose.js';
-import { openDb } from '../server/store/db.js';
-import { SCOPES } from '../server/store/api-keys.js';
+import { openDb } from '../server/store/sqlite/db.js';
+import { SCOPES } from '../server/store/index.js';
 import { connectTemporal } from '../server/temporal/client.js';
 import { startDevServer } from '../server/temporal/launcher.js';
 import { bundleWorkflows } from '../server/temporal/worker.js';
@@ -120,21 +120,23 @@ export async function run(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-cadence-'));
   process.stderr.write('[cadence] starting the embedded Temporal dev server and a worker...\n');
   const dev = await startDevServer({ uiPort: null });
-  const db = openDb(path.join(dir, 'app.db'));
-  const repos = createRepos(db);
+  const store = openSqliteStore(path.join(dir, 'app.db'));
+  const db = store.db;
+  // Setup on the SQLite implementation itself, synchronously; the product runs on `store`.
+  const repos = sqliteRepositories(db);
   // The API's per-key rate limit would cap the measurement, not the dialer: lifted for the bench.
   const config = { ...loadConfig({}), dataDir: dir, taskQueue: `bench-cadence-${process.pid}`, logLevel: 'silent', rateLimitPoints: 1_000_000 };
   const logger = createLogger(config.logLevel);
-  const providers = composeProviders(config, db, repos, logger);
+  const providers = composeProviders(config, store, logger);
   const ports = providers.ports;
   // No call is due during the bench (the first step is a day away); a voice platform that places nothing.
   const voice = { placeCall: async (r: { callId: string }) => ({ callId: r.callId }) };
-  const { worker, connection } = await composeWorker({ config, address: dev.address, db, repos, ports, voice, bundle: await bundleWorkflows({ tracing: false }), eagerStarts: true });
+  const { worker, connection } = await composeWorker({ config, address: dev.address, store, ports, voice, bundle: await bundleWorkflows({ tracing: false }), eagerStarts: true });
   // As `npm start` runs it: the API's client shares the worker's connection (the baseline's bare starts use the same client).
   const temporal = await connectTemporal(dev.address, 'default', config.taskQueue, { shared: connection, tracing: false });
   const firstSteps = firstStepsOn(worker);
   const running = worker.run();
-  const services = composeServices({ config, db, repos, providers, temporal, logger });
+  const services = composeServices({ config, store, providers, temporal, logger });
   const api = await serve(createApp(services));
   const url = api.origin;
 

@@ -30,10 +30,10 @@ import type { Graph } from '../engine/graph/types.js';
 import { createApp, EDITOR_DIST } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { createLogger } from '../server/logger.js';
-import { createRepos } from '../server/services.js';
+import { sqliteRepositories, openSqliteStore } from '../server/store/sqlite/store.js';
 import { composeProviders, composeServices } from '../server/compose.js';
-import { openDb } from '../server/store/db.js';
-import { SCOPES } from '../server/store/api-keys.js';
+import { openDb } from '../server/store/sqlite/db.js';
+import { SCOPES } from '../server/store/index.js';
 import { CHROMIUM } from '../test/helpers/browser.js';
 import { emit, median, percentile } from './figures.js';
 import { floorGraph, paneOf, startFloor } from './support/editor-floor.js';
@@ -101,11 +101,13 @@ export function ensureEditorBuilt() {
 
 export async function startApp() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-editor-'));
-  const db = openDb(path.join(dir, 'app.db'));
-  const repos = createRepos(db);
+  const store = openSqliteStore(path.join(dir, 'app.db'));
+  const db = store.db;
+  // Setup on the SQLite implementation itself, synchronously; the product runs on `store`.
+  const repos = sqliteRepositories(db);
   const config = { ...loadConfig({}), dataDir: dir, logLevel: 'silent', rateLimitPoints: 100_000 };
   const logger = createLogger('silent');
-  const services = composeServices({ config, db, repos, providers: composeProviders(config, db, repos, logger), temporal: null, logger });
+  const services = composeServices({ config, store, providers: composeProviders(config, store, logger), temporal: null, logger });
   const server = createApp(services).listen(0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -10,9 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createRepos } from '../server/services.js';
-import { openDb, type Db } from '../server/store/db.js';
-import { leadListSql, type LeadPageQuery, type LeadRecord } from '../server/store/leads.js';
+import { sqliteRepositories, openSqliteStore } from '../server/store/sqlite/store.js';
+import { openDb, type Db } from '../server/store/sqlite/db.js';
+import type { LeadPageQuery, LeadRecord } from '../server/store/index.js';
+import { leadListSql } from '../server/store/sqlite/lead-list.js';
 import type { LeadCallStatus } from '../schemas/cadence.js';
 import { alternate, emit, median, percentile, spreadOf } from './figures.js';
 import { seededRandom } from '../test/helpers/random.js';
@@ -38,8 +39,10 @@ interface World {
  */
 function build(count: number): World {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-bench-leads-'));
-  const db = openDb(path.join(dir, 'app.db'));
-  const repos = createRepos(db);
+  const store = openSqliteStore(path.join(dir, 'app.db'));
+  const db = store.db;
+  // Setup on the SQLite implementation itself, synchronously; the product runs on `store`.
+  const repos = sqliteRepositories(db);
   const agencyId = 'bench';
   repos.agencies.ensure(agencyId, 'Bench Agency', 100);
   const campaigns: { id: string; projectId: string; locationId: string; name: string; cadenceId: string }[] = [];
@@ -55,7 +58,7 @@ function build(count: number): World {
   const statuses: LeadCallStatus[] = ['scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'scheduled', 'calling', 'callback', 'waiting_for_window', 'completed', 'exhausted'];
   const started = performance.now();
   const base = Date.UTC(2026, 0, 1);
-  repos.leads.transaction(() => {
+  db.transaction(() => {
     for (let i = 0; i < count; i++) {
       const campaign = campaigns[Math.floor(random() * campaigns.length)]!;
       const first = FIRST[Math.floor(random() * FIRST.length)]!;
@@ -90,9 +93,9 @@ function build(count: number): World {
       };
       repos.leads.insert(lead);
     }
-  });
+  }).immediate();
   // The search documents, written behind the rows (migration 013), count as part of the insert.
-  repos.leads.flushSearch();
+  repos.leadSearch.sync();
   const insertMs = performance.now() - started;
   return { db, dir, agencyId, campaignIds: campaigns.map((c) => c.id), projectIds: [...new Set(campaigns.map((c) => c.projectId))], insertMs };
 }
@@ -132,7 +135,7 @@ export async function run(): Promise<void> {
   const world = build(count);
   process.stderr.write(`[lead-list] inserted in ${(world.insertMs / 1000).toFixed(1)} s\n`);
   emit({ name: 'lead-list.insert', value: count / (world.insertMs / 1000), unit: 'leads/s', baseline: null, against: 'one transaction through the repository; 9 indexes besides the primary key and the unique (agency, campaign, contact), the list counts kept by triggers, and the search documents they note written in one flush after it (migration 013)' });
-  const repos = createRepos(world.db);
+  const repos = sqliteRepositories(world.db);
   const limit = 25;
 
   const shapes: { name: string; query: (i: number) => LeadPageQuery }[] = [
@@ -176,7 +179,7 @@ export async function run(): Promise<void> {
   for (const shape of shapes) {
     const q0 = shape.query(0);
     const { from, where } = leadListSql(q0);
-    const chosen = repos.leads.plan(q0);
+    const chosen = repos.leadSearch.explain(q0);
     const plan = `count: ${chosen.count} ; page: ${chosen.page ?? '(past the end)'}`;
     process.stderr.write(`[lead-list] ${shape.name}: ${plan}\n`);
     // The baseline: the list as read before migration 010, raw statements prepared once, rows left as they come.
@@ -185,7 +188,7 @@ export async function run(): Promise<void> {
     const n = shape.name.startsWith('page-search') ? Math.max(20, Math.floor(perRound / 4)) : perRound;
     const { ours, base } = await timePair(
       n,
-      (i) => repos.leads.page(shape.query(i)),
+      (i) => repos.leadSearch.page(shape.query(i)),
       (i) => {
         const q = shape.query(i);
         const { params } = leadListSql(q);
@@ -193,7 +196,7 @@ export async function run(): Promise<void> {
         return rawPage.all({ ...params, limit: q.limit, offset: q.offset });
       },
     );
-    const total = repos.leads.page(q0).total;
+    const total = repos.leadSearch.page(q0).total;
     emitPair(`lead-list.${shape.name}`, `the list as read before migration 010 (count and page walking the step's index; raw statements, page of ${limit}), ${n} calls per side per round; ${total} matching leads`, ours, base, plan);
   }
   world.db.close();

@@ -27,7 +27,7 @@
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { postCallWorkflowId } from '../engine/workflows/post-call-types.js';
-import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../server/routes/events.js';
+import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../server/domain/event-signature.js';
 import { alternate, cpuMs, emit, median, paired, peakRssMb, percentile, ROUNDS, spreadOf } from './figures.js';
 import { startBaselineWorker } from './support/baseline-worker.js';
 import { seedCampaign, startInstance, type Instance } from './support/instance.js';
@@ -85,7 +85,7 @@ export async function run() {
     const ctx = await seedCampaign(inst);
     // Calls go round a pool of contacts, as calls in production go to many: one contact taking
     // every call of the run would hold ~1,200 notes by the end, and each action re-reads it.
-    const contacts = Array.from({ length: CONTACTS }, (_, i) => inst.repos.crm.createContact(inst.agency.id, { locationId: ctx.locationId, firstName: `Ana ${i}`, phone: `+1512555${String(i).padStart(4, '0')}` }));
+    const contacts = await Promise.all(Array.from({ length: CONTACTS }, (_, i) => inst.store.crm.createContact(inst.agency.id, { locationId: ctx.locationId, firstName: `Ana ${i}`, phone: `+1512555${String(i).padStart(4, '0')}` })));
     const wf = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`;
     await inst.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, {
       nodes: [

@@ -1,4 +1,14 @@
 import { DocumentedPutWorkflowBody, OutcomeSpelling, PutWorkflowBody } from './workflow.js';
+import { Id } from './common.js';
+
+/** The query of agent-scoped workflow routes: which campaign of the agent (its primary one when neither is sent). */
+export const TargetQuery = {
+  type: 'object',
+  properties: {
+    locationId: { ...Id, description: "the agent's location (its CRM location id or project id); with campaignId (spec 4.12), or alone for the primary campaign" },
+    campaignId: { ...Id, description: 'a campaign of the agent; omitted: its primary campaign' },
+  },
+} as const;
 
 /** The starter templates' ids (server/workflow-templates.ts holds the templates; a test keeps the two in step). */
 export const WORKFLOW_TEMPLATE_IDS = ['appointment-booking', 'appointment-confirmation', 'live-transfer', 'live-transfer-and-tag', 'live-transfer-and-booking', 'add-tag', 'inbound-receptionist'] as const;

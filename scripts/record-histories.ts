@@ -13,13 +13,13 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { findTemporalCli, startDevServer } from '../server/temporal/launcher.js';
 import { connectTemporal } from '../server/temporal/client.js';
 import { createWorker } from '../server/temporal/worker.js';
-import { openDb } from '../server/store/db.js';
-import { createRepos } from '../server/services.js';
+import { openDb } from '../server/store/sqlite/db.js';
+import { sqliteRepositories, openSqliteStore } from '../server/store/sqlite/store.js';
 import { composeProviders, composeServices } from '../server/compose.js';
 import { loadConfig } from '../server/config.js';
 import { createLogger } from '../server/logger.js';
-import { acceptCallEnded } from '../server/calls/accept-call-ended.js';
-import { signPayload } from '../server/routes/events.js';
+import { acceptCallEnded } from '../server/domain/calls/accept-call-ended.js';
+import { signPayload } from '../server/domain/event-signature.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 const out = path.resolve(import.meta.dirname, '../test/fixtures/histories');
@@ -27,15 +27,17 @@ const tag = process.argv[2] ?? 'v1';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'record-'));
 const server = await startDevServer({ uiPort: null });
-const db = openDb(path.join(dir, 'app.db'));
-const repos = createRepos(db);
+const store = openSqliteStore(path.join(dir, 'app.db'));
+const db = store.db;
+// Setup on the SQLite implementation itself, synchronously; the product runs on `store`.
+const repos = sqliteRepositories(db);
 const config = { ...loadConfig({}), taskQueue: 'record', dataDir: dir };
-const providers = composeProviders(config, db, repos, createLogger('silent'));
+const providers = composeProviders(config, store, createLogger('silent'));
 const ports = providers.ports;
 const temporal = await connectTemporal(server.address, 'default', 'record');
 const { worker } = await createWorker({ address: server.address, namespace: 'default', taskQueue: 'record', ports });
 const running = worker.run();
-const s = composeServices({ config, db, repos, providers, temporal, logger: createLogger('silent') });
+const s = composeServices({ config, store, providers, temporal, logger: createLogger('silent') });
 
 const agency = repos.agencies.ensure('rec', 'Recorder', 10);
 const project = repos.projects.insert({ agencyId: agency.id, crm: 'crm_a', locationId: 'loc_rec', timezone: 'America/Chicago', agencyName: 'R', businessName: 'Bright Smile Dental', active: true, status: 'live', installed: true });

@@ -16,10 +16,10 @@ import type { VoicePlatform } from '../engine/ports.js';
 import { storeLeadQueue } from '../server/adapters/lead-queue.js';
 import { loadConfig } from '../server/config.js';
 import { createLogger } from '../server/logger.js';
-import { enrol, removeLead, signalCallEnded } from '../server/power-dialer/dialer.js';
-import { createRepos } from '../server/services.js';
+import { enrol, removeLead, signalCallEnded } from '../server/domain/power-dialer/dialer.js';
+import { sqliteRepositories, openSqliteStore } from '../server/store/sqlite/store.js';
 import { composeProviders, composeServices } from '../server/compose.js';
-import { openDb } from '../server/store/db.js';
+import { openDb } from '../server/store/sqlite/db.js';
 import { connectTemporal } from '../server/temporal/client.js';
 import { findTemporalCli, startDevServer } from '../server/temporal/launcher.js';
 import { createWorker } from '../server/temporal/worker.js';
@@ -30,13 +30,15 @@ const tag = process.argv[2] ?? 'v1';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'record-lead-'));
 const server = await startDevServer({ uiPort: null });
-const db = openDb(path.join(dir, 'app.db'));
-const repos = createRepos(db);
+const store = openSqliteStore(path.join(dir, 'app.db'));
+const db = store.db;
+// Setup on the SQLite implementation itself, synchronously; the product runs on `store`.
+const repos = sqliteRepositories(db);
 const config = { ...loadConfig({}), taskQueue: 'record-lead', dataDir: dir, cadenceTimeScale: 60, dialerCallTimeoutSeconds: 60 };
-const providers = composeProviders(config, db, repos, createLogger('silent'));
+const providers = composeProviders(config, store, createLogger('silent'));
 const ports = providers.ports;
 const temporal = await connectTemporal(server.address, 'default', config.taskQueue);
-const s = composeServices({ config, db, repos, providers, temporal, logger: createLogger('silent') });
+const s = composeServices({ config, store, providers, temporal, logger: createLogger('silent') });
 
 // The scripted outcomes per lead: the platform "answers" each call 300 ms after placing it.
 const script = new Map<string, { outcome: string; fields?: Record<string, unknown> }[]>();
@@ -47,7 +49,7 @@ const voice: VoicePlatform = {
     return { callId: req.callId };
   },
 };
-const activities = createLeadCadenceActivities({ voice, leads: storeLeadQueue(repos.leads, repos.placedCalls) });
+const activities = createLeadCadenceActivities({ voice, leads: storeLeadQueue(store) });
 const { worker } = await createWorker({ address: server.address, namespace: 'default', taskQueue: config.taskQueue, ports, activities });
 const running = worker.run();
 

@@ -8,9 +8,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDb } from '../server/store/db.js';
-import { createRepos } from '../server/services.js';
-import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../server/routes/events.js';
+import { openDb } from '../server/store/sqlite/db.js';
+import { sqliteRepositories, openSqliteStore } from '../server/store/sqlite/store.js';
+import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../server/domain/event-signature.js';
 
 const url = process.env.API_URL!;
 const key = process.env.API_KEY!;
@@ -47,8 +47,10 @@ async function seed(n: number) {
   const lead = (await api('POST', '/api/power-dialer/leads', { campaignId, contact: { firstName: 'Ana', phone: '+15125550123', tags: ['fuzz'] } })).data;
 
   // One finished call, signed as the voice platform signs it, so call and execution ids exist.
-  const db = openDb(path.join(dataDir, 'app.db'));
-  const repos = createRepos(db);
+  const store = openSqliteStore(path.join(dataDir, 'app.db'));
+  const db = store.db;
+  // Setup on the SQLite implementation itself, synchronously; the product runs on `store`.
+  const repos = sqliteRepositories(db);
   const secret = repos.agencies.get(agencyId)!.signingSecret;
   const callId = `call_fuzz_${n}_${Date.now()}`;
   const raw = JSON.stringify({

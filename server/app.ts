@@ -19,7 +19,7 @@ import { deprecationsPage } from './http/deprecations.js';
 import { securityHeaders } from './http/security-headers.js';
 import { metricsEndpoint } from './ops/endpoints.js';
 import { traceRequests } from './ops/tracing.js';
-import { readiness, API_VERSION } from './routes/system.js';
+import { readiness, API_VERSION } from './domain/health.js';
 import type { Services } from './services.js';
 import { projectRoutes } from './routes/projects.js';
 import { agencyRoutes } from './routes/agency.js';
@@ -29,6 +29,7 @@ import { failedRunRoutes } from './routes/failed-runs.js';
 import { agentRoutes } from './routes/agents.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { workflowRoutes } from './routes/workflows.js';
+import { executionRoutes } from './routes/executions.js';
 import { eventRoutes } from './routes/events.js';
 import { systemRoutes } from './routes/system.js';
 import { phoneNumberRoutes } from './routes/phone-numbers.js';
@@ -53,6 +54,7 @@ export function allRoutes(s: Services): RouteDef[] {
     ...callHistoryRoutes(s),
     ...powerDialerRoutes(s),
     ...workflowRoutes(s),
+    ...executionRoutes(s),
     ...eventRoutes(s),
     ...contactEventRoutes(s),
     ...agencyRoutes(s),
@@ -188,7 +190,7 @@ export function createApp(s: Services): Koa {
   const app = new Koa({ proxy: false });
   const router = new Router();
   const routes = allRoutes(s);
-  mountRoutes(router, routes, idempotencyGuard(s.repos.idempotency));
+  mountRoutes(router, routes, s, idempotencyGuard(s));
 
   // Tracing off (no OTLP endpoint): no span per request, not even a no-op one.
   if (s.tracing.enabled) app.use(traceRequests());
@@ -196,7 +198,7 @@ export function createApp(s: Services): Koa {
   app.use(securityHeaders());
   app.use(metricsEndpoint(s, { dedicatedListener: false }));
   app.use(errorEnvelope());
-  app.use(authenticate(s.repos.apiKeys));
+  app.use(authenticate(s.store.apiKeys));
   app.use(rateLimit({ points: s.config.rateLimitPoints, windowSeconds: s.config.rateLimitWindowSeconds }));
   app.use(
     forBodies([

@@ -1,10 +1,13 @@
 import type { Logger } from 'pino';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Config } from './config.js';
-import type { Db } from './store/db.js';
-import { createEmbeddedPorts, createNumberInventory, type Repos, type Services } from './services.js';
+import path from 'node:path';
+import type { Store } from './store/index.js';
+import { openSqliteStore, type SqliteStoreOptions } from './store/sqlite/store.js';
+import { describeUpgrade } from './store/sqlite/db.js';
+import type { Services } from './services.js';
+import { createEmbeddedPorts, createNumberInventory } from './adapters/embedded-ports.js';
 import { embeddedDirectory } from './adapters/embedded-directory.js';
-import { storeEffectJournal } from './store/effect-journal.js';
 import { credentialStore, type CredentialStore } from './providers/credentials.js';
 import { providerRegistry, type ProviderRegistry } from './providers/registry.js';
 import { createSealer, loadSealingKey } from './providers/sealing.js';
@@ -24,7 +27,8 @@ import { createMetrics, instrumentedPorts, type Metrics } from './ops/metrics.js
 import { startTracing, type Tracing } from './ops/tracing.js';
 import { freePort } from './temporal/launcher.js';
 import { outboundClient } from './outbound/guarded-client.js';
-import { numberPurchasing } from './phone-numbers/purchasing.js';
+import { voicePlatformOf } from './providers/choice.js';
+import { numberPurchasing } from './domain/phone-numbers/purchasing.js';
 
 /**
  * How the product's parts are wired, written once: `server/main.ts`, the test harness and the
@@ -86,22 +90,19 @@ export function composeOps(config: Config): Ops {
  * The outside world: vendor credentials (sealed at rest), and per CRM location the real CRM and
  * SMS carrier when the project is connected to them, else the embedded sandbox.
  */
-export function composeProviders(config: Config, db: Db, repos: Repos, logger: Logger, ops: Ops = composeOps(config)): Providers {
-  const credentials = credentialStore(repos.credentials, createSealer(loadSealingKey(config.dataDir, config.credentialsKey)));
-  const embedded = createEmbeddedPorts(db, repos, { carrierLatencyMs: config.sandboxCarrierLatencyMs });
+export function composeProviders(config: Config, store: Store, logger: Logger, ops: Ops = composeOps(config)): Providers {
+  const credentials = credentialStore(store.credentials, createSealer(loadSealingKey(config.dataDir, config.credentialsKey)));
+  const embedded = createEmbeddedPorts(store, { carrierLatencyMs: config.sandboxCarrierLatencyMs });
   const registry = providerRegistry({
     config,
-    repos,
+    store,
     credentials,
-    journal: storeEffectJournal(db),
-    sandbox: { ...embedded, directory: embeddedDirectory(db, repos.crm, repos.projects) },
+    journal: store.effectJournal,
+    sandbox: { ...embedded, directory: embeddedDirectory(store) },
     logger,
-    onDisconnected: (project, reason) => {
-      repos.alerts.record(project.agencyId, 'project.disconnected', { projectId: project.id, locationId: project.locationId, businessName: project.businessName, reason });
-      nudgeAlerts();
-    },
+    onAlert: nudgeAlerts,
   });
-  return { credentials, registry, ports: instrumentedPorts(registry.ports(), ops.metrics, db), ops };
+  return { credentials, registry, ports: instrumentedPorts(registry.ports(), ops.metrics, store.executions), ops };
 }
 
 /**
@@ -110,10 +111,10 @@ export function composeProviders(config: Config, db: Db, repos: Repos, logger: L
  * end to the API's own events endpoint, signed (`apiUrl` is asked at report time, so a server on a
  * port chosen at listen time works).
  */
-export function composeVoice(config: Config, db: Db, repos: Repos, logger: Logger, apiUrl: () => string, credentials: CredentialStore): VoicePlatform & { close(): void } {
+export function composeVoice(config: Config, store: Store, logger: Logger, apiUrl: () => string, credentials: CredentialStore): VoicePlatform & { close(): void } {
   const sandbox = sandboxVoice({
     baseUrl: apiUrl,
-    secretOf: (agencyId) => repos.agencies.get(agencyId)?.signingSecret,
+    secretOf: async (agencyId) => (await store.agencies.get(agencyId))?.signingSecret,
     callSeconds: config.sandboxCallSeconds,
     outcomes: config.sandboxOutcomes,
     logger,
@@ -121,24 +122,24 @@ export function composeVoice(config: Config, db: Db, repos: Repos, logger: Logge
   const vapi = vapiVoice({
     baseUrl: config.vapiBaseUrl,
     timeoutMs: config.vendorTimeoutMs,
-    journal: storeEffectJournal(db),
+    journal: store.effectJournal,
     apiKey: async (agencyId) => {
-      const cred = credentials.get(agencyId, 'agency', 'vapi');
+      const cred = await credentials.get(agencyId, 'agency', 'vapi');
       if (!cred) throw new PermanentPortError('the agency places calls on Vapi but has no Vapi credentials: PUT /api/agency/credentials/vapi');
       return cred.apiKey;
     },
     resolve: async ({ agencyId, campaignId, from }) => {
-      const campaign = repos.campaigns.get(agencyId, campaignId);
-      const agent = campaign && repos.agents.get(agencyId, campaign.agentId);
+      const campaign = await store.campaigns.get(agencyId, campaignId);
+      const agent = campaign && (await store.agents.get(agencyId, campaign.agentId));
       if (!agent?.vapiAssistantId) throw new PermanentPortError(`agent ${agent?.id ?? '?'} has no vapiAssistantId: set it (PATCH /api/agent-builder/agents/{id})`);
-      const number = from ? repos.phoneNumbers.get(agencyId, from) : undefined;
+      const number = from ? await store.phoneNumbers.get(agencyId, from) : undefined;
       if (!number?.vapiPhoneNumberId) throw new PermanentPortError(`caller ID ${from ?? '(none)'} has no vapiPhoneNumberId: register it (PUT /api/agent-builder/phone-numbers/{number})`);
       return { assistantId: agent.vapiAssistantId, phoneNumberId: number.vapiPhoneNumberId };
     },
   });
   return {
     async placeCall(req) {
-      if (repos.agencies.settings(req.agencyId).voicePlatform === 'vapi') return { ...(await vapi.placeCall(req)), platform: 'vapi' };
+      if (voicePlatformOf(await store.agencies.settings(req.agencyId)) === 'vapi') return { ...(await vapi.placeCall(req)), platform: 'vapi' };
       return { ...(await sandbox.placeCall(req)), platform: 'sandbox' };
     },
     close: () => sandbox.close(),
@@ -146,16 +147,16 @@ export function composeVoice(config: Config, db: Db, repos: Repos, logger: Logge
 }
 
 /** Everything a route handler may reach. */
-export function composeServices(parts: { config: Config; db: Db; repos: Repos; providers: Providers; ports?: Ports; temporal: WorkflowStarter | null; logger: Logger }): Services {
+export function composeServices(parts: { config: Config; store: Store; providers: Providers; ports?: Ports; temporal: WorkflowStarter | null; logger: Logger }): Services {
   const { providers, ports, ...rest } = parts;
-  const numbers = createNumberInventory(parts.repos);
+  const numbers = createNumberInventory(parts.store);
   return {
     ...rest,
     ports: ports ?? providers.ports,
     providers: providers.registry,
     credentials: providers.credentials,
     numbers,
-    purchasing: numberPurchasing({ config: parts.config, db: parts.db, repos: parts.repos, credentials: providers.credentials, sandbox: numbers, logger: parts.logger }),
+    purchasing: numberPurchasing({ config: parts.config, store: parts.store, credentials: providers.credentials, sandbox: numbers, logger: parts.logger }),
     metrics: providers.ops.metrics,
     tracing: providers.ops.tracing,
     outbound: outboundClient({ allowPrivate: parts.config.outboundAllowPrivate }),
@@ -169,8 +170,7 @@ export function composeServices(parts: { config: Config; db: Db; repos: Repos; p
 export async function composeWorker(opts: {
   config: Config;
   address: string;
-  db: Db;
-  repos: Repos;
+  store: Store;
   ports: Ports;
   voice: VoicePlatform;
   bundle?: WorkflowBundleWithSourceMap | { codePath: string };
@@ -180,11 +180,11 @@ export async function composeWorker(opts: {
   eagerStarts?: boolean;
 }) {
   const activities = {
-    ...createLeadCadenceActivities({ voice: opts.voice, leads: storeLeadQueue(opts.repos.leads, opts.repos.placedCalls) }),
+    ...createLeadCadenceActivities({ voice: opts.voice, leads: storeLeadQueue(opts.store) }),
     ...createAlertActivities({
       config: opts.config,
-      repos: opts.repos,
-      email: sandboxMessaging(opts.db, opts.repos.effects, opts.config.sandboxCarrierLatencyMs),
+      store: opts.store,
+      email: sandboxMessaging(opts.store, opts.config.sandboxCarrierLatencyMs),
       outbound: outboundClient({ allowPrivate: opts.config.outboundAllowPrivate }),
     }),
   };
@@ -192,3 +192,14 @@ export async function composeWorker(opts: {
 }
 
 export { apiUrlOf } from './compose-url.js';
+
+/**
+ * The store this process uses: SQLite in `DATA_DIR` (the embedded default). Upgrades of an
+ * existing store are logged as they go.
+ */
+export function openStore(config: Config, logger: Logger, opts: Omit<SqliteStoreOptions, 'onUpgrade'> = {}): Store {
+  return openSqliteStore(path.join(config.dataDir, 'app.db'), {
+    ...opts,
+    onUpgrade: (e) => logger.info({ schema: e.version, migration: e.name, ms: e.ms, done: e.done, total: e.total }, describeUpgrade(e)),
+  });
+}

@@ -2,13 +2,11 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { loadConfig } from './config.js';
 import { createLogger, flushLogs } from './logger.js';
-import { describeUpgrade, openDb } from './store/db.js';
-import { createRepos } from './services.js';
 import { createApp, createOpsApp, listen } from './app.js';
 import { connectTemporal } from './temporal/client.js';
 import { startDevServer, type DevServer } from './temporal/launcher.js';
-import { seedDemo } from './seed.js';
-import { apiUrlOf, composeOps, composeProviders, composeServices, composeVoice, composeWorker, installTemporalRuntime } from './compose.js';
+import { seedDemo } from './domain/seed.js';
+import { apiUrlOf, composeOps, composeProviders, composeServices, composeVoice, composeWorker, installTemporalRuntime, openStore } from './compose.js';
 import { startAlertDispatcher } from './alerts/dispatcher.js';
 
 type Role = 'all' | 'server' | 'worker';
@@ -25,16 +23,14 @@ async function main() {
   await installTemporalRuntime(config, (process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN');
   const ops = composeOps(config);
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
-  const db = openDb(path.join(config.dataDir, 'app.db'), (e) =>
-    logger.info({ schema: e.version, migration: e.name, ms: e.ms, done: e.done, total: e.total }, describeUpgrade(e)),
-  );
-  const repos = createRepos(db);
-  const providers = composeProviders(config, db, repos, logger, ops);
+  // STORE_CHECK_TRANSACTIONS=true: a store call from inside its own transaction fails loudly (as in the tests) instead of waiting.
+  const store = openStore(config, logger, { checkTransactions: process.env.STORE_CHECK_TRANSACTIONS === 'true' });
+  const providers = composeProviders(config, store, logger, ops);
   const ports = providers.ports;
   const stops: (() => Promise<void>)[] = [];
 
   if (role !== 'worker' && config.seedDemo) {
-    const seeded = seedDemo({ db, repos, planLimit: config.defaultPlanLimit });
+    const seeded = await seedDemo({ store, planLimit: config.defaultPlanLimit });
     if (seeded) {
       process.stdout.write(
         `\nDemo agency "demo" created. Its admin API key (shown once, stored only hashed):\n\n  ${seeded.adminKey}\n\n` +
@@ -61,8 +57,8 @@ async function main() {
   // server can hand a post-call run's first task straight to it (eager start, server/temporal/client.ts).
   let workerConnection: import('@temporalio/worker').NativeConnection | undefined;
   if (role !== 'server') {
-    const voice = composeVoice(config, db, repos, logger, () => apiUrlOf(config), providers.credentials);
-    const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice, tracing: ops.tracing, eagerStarts: role === 'all' });
+    const voice = composeVoice(config, store, logger, () => apiUrlOf(config), providers.credentials);
+    const { worker, connection } = await composeWorker({ config, address, store, ports, voice, tracing: ops.tracing, eagerStarts: role === 'all' });
     workerConnection = connection;
     const running = worker.run();
     stops.unshift(async () => {
@@ -76,7 +72,7 @@ async function main() {
   const temporal = await connectTemporal(address, config.temporalNamespace, config.taskQueue, { shared: role === 'all' ? workerConnection : undefined, tracing: ops.tracing.enabled });
   stops.unshift(() => temporal.close());
 
-  const services = composeServices({ config, db, repos, providers, temporal, logger });
+  const services = composeServices({ config, store, providers, temporal, logger });
   const serve = async (app: import('koa'), port: number, host: string) => {
     const server: Server = listen(app, port, host);
     await new Promise<void>((r) => server.once('listening', () => r()));
@@ -84,9 +80,9 @@ async function main() {
   };
   if (role !== 'worker') {
     // Idempotency claims a killed predecessor left "in progress" would answer 409 for 24 hours.
-    const abandoned = repos.idempotency.releaseAbandoned();
+    const abandoned = await store.idempotency.releaseAbandoned();
     if (abandoned > 0) logger.warn({ abandoned }, 'released idempotency keys of requests a previous process did not finish');
-    const alerts = startAlertDispatcher({ repos, temporal, taskQueue: config.taskQueue, logger });
+    const alerts = startAlertDispatcher({ store, temporal, taskQueue: config.taskQueue, logger });
     stops.unshift(async () => alerts.stop());
     await serve(createApp(services), config.port, config.host);
     logger.info({ role, port: config.port, host: config.host }, 'API listening');
@@ -112,7 +108,7 @@ async function main() {
       }
     }
     await ops.tracing.shutdown().catch(() => undefined);
-    db.close();
+    await store.close();
     await flushLogs(logger).catch(() => undefined);
     process.exit(0);
   };

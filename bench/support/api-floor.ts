@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context } from 'koa';
-import { calendarDate } from '../../server/calls/accept-call-ended.js';
+import { calendarDate } from '../../server/domain/calls/calendar-date.js';
 import type { Services } from '../../server/services.js';
 import type { RouteDef } from '../../server/http/route.js';
 import { callerOf } from '../../server/http/request-context.js';
-import type { ApiKey } from '../../server/store/api-keys.js';
+import type { ApiKey } from '../../server/store/index.js';
 import { jsonBody, serve } from './serve.js';
 
 /**
@@ -15,9 +15,9 @@ import { jsonBody, serve } from './serve.js';
  */
 function floor(s: Services, policy: string, pattern: RegExp, answer: (ctx: Context, key: ApiKey, found: RegExpExecArray) => void | Promise<void>) {
   const app = new Koa({ proxy: false });
-  app.use((ctx) => {
+  app.use(async (ctx) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
-    const key = match ? s.repos.apiKeys.authenticate(match[1]!) : undefined;
+    const key = match ? await s.store.apiKeys.authenticate(match[1]!) : undefined;
     const found = pattern.exec(ctx.path);
     if (!key || !found) {
       ctx.status = 401;
@@ -38,8 +38,8 @@ function floor(s: Services, policy: string, pattern: RegExp, answer: (ctx: Conte
  * this over bare Koa is what the work itself costs on this machine.
  */
 export function apiFloor(s: Services, policy: string) {
-  return floor(s, policy, /^\/api\/call-history\/by-call-id\/([^/]+)$/, (ctx, key, found) => {
-    const call = s.repos.calls.get(key.agencyId, decodeURIComponent(found[1]!));
+  return floor(s, policy, /^\/api\/call-history\/by-call-id\/([^/]+)$/, async (ctx, key, found) => {
+    const call = await s.store.calls.get(key.agencyId, decodeURIComponent(found[1]!));
     if (!call) {
       ctx.status = 404;
       return;
@@ -62,6 +62,6 @@ export function handlerFloor(s: Services, route: RouteDef, policy: string) {
   return floor(s, policy, pattern, async (ctx, key, found) => {
     const params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(found[i + 1]!)]));
     const body = route.body ? await jsonBody(ctx.req) : undefined;
-    ctx.body = await route.handler({ ctx, params, query: { ...ctx.query }, body, caller: callerOf(key) });
+    ctx.body = await route.handler({ ctx, params, query: { ...ctx.query }, body, caller: callerOf(key), services: s });
   });
 }

@@ -8,10 +8,9 @@ import pino from 'pino';
 import { createApp, listen } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
-import { createRepos } from '../../server/services.js';
 import { composeProviders, composeServices, composeVoice, composeWorker } from '../../server/compose.js';
-import { openDb } from '../../server/store/db.js';
-import { SCOPES } from '../../server/store/api-keys.js';
+import { openSqliteStore } from '../../server/store/sqlite/store.js';
+import { SCOPES } from '../../server/store/index.js';
 import { connectTemporal } from '../../server/temporal/client.js';
 import { startDevServer } from '../../server/temporal/launcher.js';
 
@@ -28,12 +27,12 @@ try {
  */
 export async function startInstance(opts: { temporal?: boolean; requestLog?: boolean } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-  const db = openDb(path.join(dir, 'app.db'));
-  const repos = createRepos(db);
+  const store = openSqliteStore(path.join(dir, 'app.db'));
+  const db = store.db;
   const level = opts.requestLog ? 'info' : 'silent';
   const config = { ...loadConfig({}), dataDir: dir, logLevel: level, rateLimitPoints: 10_000_000, defaultPlanLimit: 1000 };
   const logger = opts.requestLog ? createLogger(level, pino.destination({ dest: path.join(dir, 'app.log'), sync: false })) : createLogger('silent');
-  const providers = composeProviders(config, db, repos, logger);
+  const providers = composeProviders(config, store, logger);
   const ports = providers.ports;
   let url = '';
   const stops: (() => Promise<void>)[] = [];
@@ -45,8 +44,8 @@ export async function startInstance(opts: { temporal?: boolean; requestLog?: boo
     address = dev.address;
     temporalPid = dev.process.pid;
     stops.push(() => dev.stop());
-    const voice = composeVoice(config, db, repos, logger, () => url, providers.credentials);
-    const { worker, connection } = await composeWorker({ config, address, db, repos, ports, voice, eagerStarts: true });
+    const voice = composeVoice(config, store, logger, () => url, providers.credentials);
+    const { worker, connection } = await composeWorker({ config, address, store, ports, voice, eagerStarts: true });
     const running = worker.run();
     // As `npm start` runs it: the API's client shares the worker's connection (eager starts).
     temporal = await connectTemporal(address, 'default', config.taskQueue, { shared: connection, tracing: false });
@@ -58,14 +57,14 @@ export async function startInstance(opts: { temporal?: boolean; requestLog?: boo
       await temporal!.close();
     });
   }
-  const services = composeServices({ config, db, repos, providers, temporal, logger });
+  const services = composeServices({ config, store, providers, temporal, logger });
   const server: Server = listen(createApp(services), 0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const agency = repos.agencies.ensure('bench', 'Bench', 1000);
-  const key = repos.apiKeys.create({ agencyId: agency.id, name: 'bench', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] }).secret;
+  const agency = await store.agencies.ensure('bench', 'Bench', 1000);
+  const key = (await store.apiKeys.create({ agencyId: agency.id, name: 'bench', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] })).secret;
   return {
-    url, key, agency, services, repos, db, address, temporal, temporalPid, config,
+    url, key, agency, services, store, db, address, temporal, temporalPid, config,
     api: async (method: string, p: string, body?: unknown) => {
       const res = await fetch(url + p, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: res.status, body: (await res.json()) as any };
@@ -73,7 +72,7 @@ export async function startInstance(opts: { temporal?: boolean; requestLog?: boo
     async stop() {
       await new Promise<void>((r) => server.close(() => r()));
       for (const s of stops) await s();
-      db.close();
+      await store.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

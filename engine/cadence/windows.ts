@@ -155,7 +155,7 @@ interface PreparedWindow {
   endMin: number;
 }
 
-function prepare(window: CallingWindow, opts: ZoneOptions): PreparedWindow {
+function compileWindow(window: CallingWindow, opts: ZoneOptions): PreparedWindow {
   if (!Array.isArray(window.days) || window.days.length === 0) {
     throw new CadenceError('INVALID_WINDOW', 'A calling window must list at least one day (1 = Monday ... 7 = Sunday)');
   }
@@ -190,7 +190,7 @@ export function isOpen(windows: readonly CallingWindow[], instant: Date, opts: Z
   const t = requireInstant(instant, 'instant');
   if (windows.length === 0) return true;
   return windows.some((window) => {
-    const w = prepare(window, opts);
+    const w = compileWindow(window, opts);
     const today = localDay(w.zone, t);
     // A window reaching into today may have started yesterday (midnight-spanning or 24 h).
     for (const day of [today - 1, today]) {
@@ -211,7 +211,7 @@ export function nextOpening(windows: readonly CallingWindow[], from: Date, opts:
   if (windows.length === 0) return new Date(t);
   let best: number | null = null;
   for (const window of windows) {
-    const w = prepare(window, opts);
+    const w = compileWindow(window, opts);
     const today = localDay(w.zone, t);
     // One window's intervals are ordered by day, so its first interval still open is its answer.
     for (let day = today - 1; day <= today + SEARCH_DAYS; day++) {

@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import { normalizeOutcome } from '../../engine/cadence/index.js';
 import type { VoicePlatform } from '../../engine/ports.js';
-import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../routes/events.js';
+import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../domain/event-signature.js';
 
 export interface SandboxVoiceOptions {
   /** where the API listens (asked at report time); the sandbox reports call ends to its real events endpoint */
   baseUrl: string | (() => string);
   /** the agency's event signing secret */
-  secretOf(agencyId: string): string | undefined;
+  secretOf(agencyId: string): Promise<string | undefined>;
   /** how long a call lasts before its end is reported */
   callSeconds: number;
   /** the outcomes reported, in turn per lead: VOICEMAIL then SUCCESS by default */
@@ -51,7 +51,7 @@ export function sandboxVoice(opts: SandboxVoiceOptions): VoicePlatform & { close
   });
 
   async function report(agencyId: string, event: unknown, callId: string) {
-    const secret = opts.secretOf(agencyId);
+    const secret = await opts.secretOf(agencyId);
     if (!secret) return opts.logger.warn({ agencyId, callId }, 'sandbox voice: no signing secret for the agency; call end not reported');
     const raw = JSON.stringify(event);
     for (let attempt = 1; attempt <= 5; attempt++) {

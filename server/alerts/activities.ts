@@ -1,9 +1,8 @@
 import type { Messaging } from '../../engine/ports.js';
 import type { AlertActivities, AlertInput } from '../../engine/workflows/alert-types.js';
 import type { Config } from '../config.js';
-import type { Repos } from '../services.js';
-import type { Alert } from '../store/alerts.js';
-import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../routes/events.js';
+import type { Alert, Store } from '../store/index.js';
+import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../domain/event-signature.js';
 import { editorLink, runLink } from './links.js';
 import { OutboundRefusedError, type Outbound } from '../outbound/guarded-client.js';
 
@@ -30,19 +29,19 @@ function subjectOf(a: Alert): string {
  * sandbox carrier. Every attempt is recorded on the alert row. The webhook's URL is the tenant's,
  * so it goes out only through the guarded client, which checks the address on every delivery.
  */
-export function createAlertActivities(deps: { config: Config; repos: Repos; email: Messaging; outbound: Outbound }): AlertActivities {
-  const load = (i: AlertInput) => {
-    const alert = deps.repos.alerts.get(i.agencyId, i.alertId);
+export function createAlertActivities(deps: { config: Config; store: Store; email: Messaging; outbound: Outbound }): AlertActivities {
+  const load = async (i: AlertInput) => {
+    const alert = await deps.store.alerts.get(i.agencyId, i.alertId);
     if (!alert) throw new Error(`alert ${i.alertId} of ${i.agencyId} is not stored`);
     return alert;
   };
   return {
     async deliverAlertWebhook(i) {
-      const alert = load(i);
-      const url = deps.repos.agencies.settings(i.agencyId).alertWebhookUrl;
+      const alert = await load(i);
+      const url = (await deps.store.agencies.settings(i.agencyId)).alertWebhookUrl;
       if (!url) return 'not-configured';
       const raw = JSON.stringify(alertBody(deps.config, alert));
-      const secret = deps.repos.agencies.get(i.agencyId)!.signingSecret;
+      const secret = (await deps.store.agencies.get(i.agencyId))!.signingSecret;
       let failure: string;
       try {
         const res = await deps.outbound.post(url, {
@@ -50,7 +49,7 @@ export function createAlertActivities(deps: { config: Config; repos: Repos; emai
           body: raw,
         });
         if (res.status >= 200 && res.status < 300) {
-          deps.repos.alerts.markDelivered(i.agencyId, i.alertId);
+          await deps.store.alerts.markDelivered(i.agencyId, i.alertId);
           return 'delivered';
         }
         failure = `the alert URL answered ${res.status}`;
@@ -58,19 +57,19 @@ export function createAlertActivities(deps: { config: Config; repos: Repos; emai
         // Both reasons are classes ("private address", "connection refused"): nothing of the network behind.
         failure = err instanceof OutboundRefusedError ? `the alert URL was refused: ${err.reason}` : `the alert URL could not be reached: ${(err as Error).message}`;
       }
-      deps.repos.alerts.noteFailedAttempt(i.agencyId, i.alertId, failure);
+      await deps.store.alerts.noteFailedAttempt(i.agencyId, i.alertId, failure);
       throw new Error(failure);
     },
     async emailAlert(i) {
-      const alert = load(i);
-      const to = deps.repos.agencies.settings(i.agencyId).alertEmail;
+      const alert = await load(i);
+      const to = (await deps.store.agencies.settings(i.agencyId)).alertEmail;
       if (!to) return 'not-configured';
       const body = alertBody(deps.config, alert);
       await deps.email.sendEmail(
         { agencyId: i.agencyId, locationId: 'agency', idempotencyKey: `alert:${alert.id}:email` },
         { contactId: '', to, subject: subjectOf(alert), body: `${subjectOf(alert)}.\n\n${JSON.stringify(alert.payload, null, 2)}\n\nOpen it: ${body.link}` },
       );
-      deps.repos.alerts.markEmailed(i.agencyId, i.alertId);
+      await deps.store.alerts.markEmailed(i.agencyId, i.alertId);
       return 'delivered';
     },
   };

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ALERT_WORKFLOW, alertWorkflowId, type AlertInput } from '../../engine/workflows/alert-types.js';
-import type { Repos } from '../services.js';
+import type { Store } from '../store/index.js';
 import type { WorkflowStarter } from '../temporal/client.js';
 import { alertNudges } from './nudge.js';
 
@@ -10,7 +10,7 @@ import { alertNudges } from './nudge.js';
  * when this process recorded it, else within `intervalMs`. A start that fails (Temporal down) is
  * tried again at the next poll; the alert row stays until its workflow exists.
  */
-export function startAlertDispatcher(opts: { repos: Repos; temporal: WorkflowStarter; taskQueue: string; logger: Logger; intervalMs?: number }) {
+export function startAlertDispatcher(opts: { store: Store; temporal: WorkflowStarter; taskQueue: string; logger: Logger; intervalMs?: number }) {
   let running = false;
   let again = false;
   const dispatch = async () => {
@@ -22,7 +22,7 @@ export function startAlertDispatcher(opts: { repos: Repos; temporal: WorkflowSta
     try {
       do {
         again = false;
-        for (const alert of opts.repos.alerts.waiting()) {
+        for (const alert of await opts.store.alerts.waiting()) {
           const input: AlertInput = { agencyId: alert.agencyId, alertId: alert.id };
           try {
             await opts.temporal.client.workflow.start(ALERT_WORKFLOW, { workflowId: alertWorkflowId(alert.agencyId, alert.id), taskQueue: opts.taskQueue, args: [input], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
@@ -32,7 +32,7 @@ export function startAlertDispatcher(opts: { repos: Repos; temporal: WorkflowSta
               continue;
             }
           }
-          opts.repos.alerts.markDispatched(alert.agencyId, alert.id);
+          await opts.store.alerts.markDispatched(alert.agencyId, alert.id);
         }
       } while (again);
     } finally {

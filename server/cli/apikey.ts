@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
+import pino from 'pino';
 import { loadConfig } from '../config.js';
-import { openDb } from '../store/db.js';
-import { agenciesRepo } from '../store/agencies.js';
-import { apiKeysRepo, isActive, SCOPES, type Role, type Scope } from '../store/api-keys.js';
+import { openStore } from '../compose.js';
+import { isActive, SCOPES, type Role, type Scope } from '../store/index.js';
 
 const usage = `usage:
   npm run apikey -- create --agency <id> --role agency_admin|project_user --scopes <a,b,...|all> [--projects <id,...>] [--name <text>] [--expires <ISO date-time>]
@@ -17,7 +16,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function main() {
+async function main() {
   const [command, ...rest] = process.argv.slice(2);
   const { values } = parseArgs({
     args: rest,
@@ -25,8 +24,8 @@ function main() {
   });
   if (!values.agency) fail('--agency is required');
   const config = loadConfig();
-  const db = openDb(path.join(config.dataDir, 'app.db'));
-  const keys = apiKeysRepo(db);
+  const store = openStore(config, pino({ level: 'silent' }));
+  const keys = store.apiKeys;
   switch (command) {
     case 'create': {
       const role = values.role as Role;
@@ -39,26 +38,26 @@ function main() {
       if (role === 'project_user' && projectIds.length === 0) fail('a project_user key needs --projects');
       const expiresAt = values.expires === undefined ? null : Date.parse(values.expires);
       if (expiresAt !== null && !(expiresAt > Date.now())) fail('--expires must be a date-time in the future');
-      agenciesRepo(db).ensure(values.agency, values.agency, config.defaultPlanLimit);
-      const { key, secret } = keys.create({ agencyId: values.agency, name: values.name ?? `${role} key`, role, scopes: scopes as Scope[], projectIds, expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString() });
+      await store.agencies.ensure(values.agency, values.agency, config.defaultPlanLimit);
+      const { key, secret } = await keys.create({ agencyId: values.agency, name: values.name ?? `${role} key`, role, scopes: scopes as Scope[], projectIds, expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString() });
       process.stderr.write(`created ${key.id} (${key.role}; scopes: ${key.scopes.join(', ')}). The key is shown once:\n`);
       process.stdout.write(`${secret}\n`);
       break;
     }
     case 'list':
-      for (const k of keys.list(values.agency)) {
+      for (const k of await keys.list(values.agency)) {
         process.stdout.write(`${k.id}\t${k.prefix}…\t${k.role}\t${k.revokedAt ? `revoked ${k.revokedAt}` : isActive(k) ? (k.expiresAt ? `active until ${k.expiresAt}` : 'active') : `expired ${k.expiresAt}`}\t${k.scopes.join(',')}\t${k.projectIds.join(',')}\t${k.name}\n`);
       }
       break;
     case 'revoke':
       if (!values.id) fail('--id is required');
-      if (!keys.revoke(values.agency, values.id)) fail(`no active key ${values.id} in agency ${values.agency}`);
+      if (!(await keys.revoke(values.agency, values.id))) fail(`no active key ${values.id} in agency ${values.agency}`);
       process.stdout.write(`revoked ${values.id}\n`);
       break;
     default:
       fail(`unknown command ${command ?? '(none)'}`);
   }
-  db.close();
+  await store.close();
 }
 
-main();
+void main();

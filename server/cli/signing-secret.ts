@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
+import pino from 'pino';
 import { loadConfig } from '../config.js';
-import { openDb } from '../store/db.js';
-import { agenciesRepo } from '../store/agencies.js';
+import { openStore } from '../compose.js';
 
 const usage = `usage:
   npm run signing-secret -- reveal --agency <id>                      prints the current secret, the first time only
@@ -19,17 +18,17 @@ function fail(message: string): never {
  * command line, as `POST /api/agency/signing-secret/{reveal,rotate}` does over HTTP. The secret goes
  * to stdout alone, so a script can capture it; everything else goes to stderr.
  */
-function main() {
+async function main() {
   const [command, ...rest] = process.argv.slice(2);
   const { values } = parseArgs({ args: rest, options: { agency: { type: 'string' }, 'grace-seconds': { type: 'string' } } });
   if (!values.agency) fail('--agency is required');
   const config = loadConfig();
-  const db = openDb(path.join(config.dataDir, 'app.db'));
-  const agencies = agenciesRepo(db);
-  if (!agencies.get(values.agency)) fail(`no agency ${values.agency} in ${config.dataDir}`);
+  const store = openStore(config, pino({ level: 'silent' }));
+  const agencies = store.agencies;
+  if (!(await agencies.get(values.agency))) fail(`no agency ${values.agency} in ${config.dataDir}`);
   switch (command) {
     case 'reveal': {
-      const secret = agencies.revealSigningSecret(values.agency);
+      const secret = await agencies.revealSigningSecret(values.agency);
       if (!secret) fail(`the signing secret of ${values.agency} was already shown once; rotate it to get a new one`);
       process.stderr.write(`signing secret of ${values.agency} (shown once; sign X-Signature with it):\n`);
       process.stdout.write(`${secret}\n`);
@@ -39,7 +38,7 @@ function main() {
       const raw = values['grace-seconds'];
       const grace = raw === undefined ? config.webhookSecretGraceSeconds : Number(raw);
       if (!Number.isInteger(grace) || grace < 0 || grace > 30 * 86_400) fail('--grace-seconds must be an integer from 0 to 2592000');
-      const { secret, previousValidUntil } = agencies.rotateSigningSecret(values.agency, grace);
+      const { secret, previousValidUntil } = await agencies.rotateSigningSecret(values.agency, grace);
       process.stderr.write(`new signing secret of ${values.agency} (shown once); the previous one verifies until ${previousValidUntil}:\n`);
       process.stdout.write(`${secret}\n`);
       break;
@@ -47,7 +46,7 @@ function main() {
     default:
       fail(`unknown command ${command ?? '(none)'}`);
   }
-  db.close();
+  await store.close();
 }
 
-main();
+void main();

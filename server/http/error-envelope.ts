@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { AppError, errorNameOf, statusOf, type ErrorCode } from './errors.js';
+import { AppError, DomainError, errorNameOf, fromDomain, statusOf, type ErrorCode } from './errors.js';
 
 /**
  * The spec gives three error body shapes. Which one a response uses depends on the API area the
@@ -19,8 +19,9 @@ const powerDialerText: Partial<Record<ErrorCode, string>> = {
   INTERNAL: 'An unexpected server error occurred',
 };
 
-/** Spec 7: the power-dialer 403 text says that the caller has no access to the project. */
-export const NO_PROJECT_ACCESS = 'You do not have access to this project';
+import { NO_PROJECT_ACCESS } from '../domain/actor.js';
+
+export { NO_PROJECT_ACCESS };
 
 export function errorBody(family: ErrorFamily, err: AppError): Record<string, unknown> {
   if (family === 'power-dialer') {
@@ -40,6 +41,7 @@ export function errorBody(family: ErrorFamily, err: AppError): Record<string, un
 /** Turns whatever a downstream middleware threw into an AppError, never leaking internals. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (err instanceof DomainError) return fromDomain(err);
   const e = err as { status?: number; statusCode?: number; type?: string; expose?: boolean; message?: string };
   const status = e?.status ?? e?.statusCode;
   // Errors raised by koa's body parser and http-errors carry a status and a safe message.

@@ -1,19 +1,17 @@
+import { DomainError, type DomainErrorCode } from '../domain/errors.js';
+
 /**
- * One error type for everything the API refuses. The code decides the status through an
- * exhaustive table, so a new code cannot silently become a 400 or a 500.
+ * One error type for everything the API refuses: the domain's refusals (DomainError) and the
+ * HTTP layer's own (a missing key, a method a path lacks, a body too large). The code decides the
+ * status through an exhaustive table, so a new code cannot silently become a 400 or a 500.
  */
 export type ErrorCode =
-  | 'VALIDATION'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
+  | DomainErrorCode
   | 'METHOD_NOT_ALLOWED'
-  | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'TOO_MANY_REQUESTS'
-  | 'INTERNAL'
-  | 'UNAVAILABLE';
+  | 'INTERNAL';
 
 export const statusOf: Record<ErrorCode, number> = {
   VALIDATION: 400,
@@ -67,6 +65,16 @@ export class AppError extends Error {
     return statusOf[this.code];
   }
 }
+
+/** A domain refusal as the API answers it: its status from the table, `Retry-After` when it says when. */
+export function fromDomain(err: DomainError): AppError {
+  const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
+  const code = err.code;
+  if (code === 'CONFLICT') return new AppError('CONFLICT', err.message, { detailCode: err.detailCode ?? 'Conflict', headers });
+  return new AppError(code, err.message, { ...(err.detailCode && { detailCode: err.detailCode }), headers });
+}
+
+export { DomainError };
 
 export const validation = (message: string) => new AppError('VALIDATION', message);
 export const notFound = (message: string, detailCode?: string) => new AppError('NOT_FOUND', message, detailCode ? { detailCode } : {});

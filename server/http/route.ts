@@ -1,10 +1,11 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { Role, Scope } from '../store/api-keys.js';
+import type { Role, Scope } from '../store/index.js';
+import type { Services } from '../services.js';
 import { AppError } from './errors.js';
 import type { Caller } from './request-context.js';
-import { validate } from './validation.js';
+import { validate } from '../domain/validation.js';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Infer<S> = S extends JSONSchema ? (S extends true ? unknown : FromSchema<S>) : undefined;
@@ -40,6 +41,8 @@ export interface RouteContext<P, Q, B> {
   body: B;
   /** present on every route whose access is not 'public' / 'signature' */
   caller: Caller;
+  /** the services to act with: under an atomic Idempotency-Key, `store` is the transaction that also stores the answer */
+  services: Services;
 }
 
 /**
@@ -68,8 +71,13 @@ interface TypedRoute<P extends JSONSchema | undefined, Q extends JSONSchema | un
    */
   documentedBody?: object;
   responses: Record<number, Response>;
-  /** create-style: an Idempotency-Key header replays the stored response */
-  idempotent?: boolean;
+  /**
+   * Create-style: an Idempotency-Key header replays the stored response. `atomic`: the handler's
+   * writes, the key's claim and the stored answer commit in one transaction (the handler does no
+   * outside I/O); `claim`: the key is claimed first, the handler (which talks to a vendor or
+   * Temporal) runs outside it, and the answer is stored after, so a retry after a crash re-runs it.
+   */
+  idempotent?: IdempotencyMode | ((input: { body: unknown }) => IdempotencyMode);
   /** a deprecated route answers with Deprecation/Sunset/Link pointing at this successor */
   deprecated?: Deprecation;
   /** `raw` keeps the handler's body as is (plain text, HTML) */
@@ -106,10 +114,12 @@ export function authorize(access: Access, caller: Caller | undefined): Caller {
   return caller;
 }
 
-/** `run` finishes synchronously (returns undefined) when the handler is synchronous, else returns its promise. */
-export type IdempotencyGuard = (ctx: Context, run: () => void | Promise<void>) => Promise<void>;
+export type IdempotencyMode = 'atomic' | 'claim';
 
-export function mountRoutes(router: Router, routes: readonly RouteDef[], idempotency: IdempotencyGuard): void {
+/** Runs `run` under the request's Idempotency-Key, if it has one, with the services it is to act with. */
+export type IdempotencyGuard = (ctx: Context, mode: IdempotencyMode, run: (services: Services) => Promise<void>) => Promise<void>;
+
+export function mountRoutes(router: Router, routes: readonly RouteDef[], services: Services, idempotency: IdempotencyGuard): void {
   for (const def of routes) {
     router[def.method](def.operationId, def.path, async (ctx: Context) => {
       const caller = authorize(def.access, ctx.state.caller as Caller | undefined);
@@ -132,16 +142,10 @@ export function mountRoutes(router: Router, routes: readonly RouteDef[], idempot
         if (result !== undefined) ctx.body = result;
         if (!ctx.status || ctx.status === 404) ctx.status = 200;
       };
-      // Synchronous handlers finish synchronously, so the idempotency guard can run them inside
-      // the transaction that stores their response.
-      const run = (): void | Promise<void> => {
-        const result = def.handler({ ctx, params, query, body, caller } as never);
-        if (result instanceof Promise) return result.then(finish);
-        finish(result);
-      };
+      const run = async (acting: Services) => finish(await def.handler({ ctx, params, query, body, caller, services: acting } as never));
       try {
-        if (def.idempotent) await idempotency(ctx, run);
-        else await run();
+        if (def.idempotent) await idempotency(ctx, typeof def.idempotent === 'function' ? def.idempotent({ body }) : def.idempotent, run);
+        else await run(services);
       } finally {
         // After the handler: the successor link may name what the handler resolved.
         if (def.deprecated) setDeprecation(ctx, def.deprecated);

@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ExecutionLog, Ports } from '../../engine/ports.js';
-import type { Db } from '../store/db.js';
+import type { ExecutionsRepository } from '../store/index.js';
 
 /**
  * The product's Prometheus metrics (prom-client), one registry per product instance (a process
@@ -81,9 +81,7 @@ export type Metrics = ReturnType<typeof createMetrics>;
  * port), so the engine stays free of metrics code: runs by outcome and status when one finishes,
  * each action attempt's duration and result by action type.
  */
-export function instrumentedPorts(ports: Ports, metrics: Metrics, db: Db): Ports {
-  // Execution ids are ours (random), unique across agencies.
-  const outcomeOf = db.prepare<[string], { outcome: string }>('SELECT outcome FROM executions WHERE id = ?');
+export function instrumentedPorts(ports: Ports, metrics: Metrics, executions: ExecutionsRepository): Ports {
   const started = new Map<string, number>();
   const keyOf = (s: { executionId: string; seq: number; attempt: number }) => `${s.executionId}:${s.seq}:${s.attempt}`;
   const log = ports.executionLog;
@@ -103,7 +101,7 @@ export function instrumentedPorts(ports: Ports, metrics: Metrics, db: Db): Ports
     },
     async executionFinished(e) {
       await log.executionFinished(e);
-      const outcome = outcomeOf.get(e.executionId)?.outcome ?? 'unknown';
+      const outcome = (await executions.outcomeOf(e.executionId)) ?? 'unknown';
       metrics.postCallRuns.inc({ outcome, status: e.status });
     },
   };

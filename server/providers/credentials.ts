@@ -1,4 +1,4 @@
-import type { CredentialsRepo } from '../store/credentials.js';
+import type { CredentialsRepository } from '../store/index.js';
 import type { Sealer } from './sealing.js';
 
 /** A GoHighLevel location's credential: a Private Integration token, or OAuth tokens. */
@@ -49,22 +49,31 @@ function hintOf<P extends Provider>(provider: P, c: CredentialTypes[P]): string 
  * project id (a CRM location's token). Secrets exist in the clear only in memory, on their way to
  * a vendor.
  */
-export function credentialStore(repo: CredentialsRepo, sealer: Sealer) {
+export interface CredentialStore {
+  get<P extends Provider>(agencyId: string, owner: string, provider: P): Promise<(CredentialTypes[P] & { updatedAt: string }) | undefined>;
+  put<P extends Provider>(agencyId: string, owner: string, provider: P, credential: CredentialTypes[P]): Promise<void>;
+  remove(agencyId: string, owner: string, provider: Provider): Promise<boolean>;
+  list(agencyId: string): Promise<CredentialSummary[]>;
+  /** the same sealing, on the repository of an open transaction */
+  on(repo: CredentialsRepository): CredentialStore;
+}
+
+export function credentialStore(repo: CredentialsRepository, sealer: Sealer): CredentialStore {
   const aad = (agencyId: string, owner: string, provider: string) => `${agencyId}|${owner}|${provider}`;
   return {
-    get<P extends Provider>(agencyId: string, owner: string, provider: P): (CredentialTypes[P] & { updatedAt: string }) | undefined {
-      const row = repo.get(agencyId, owner, provider);
+    async get<P extends Provider>(agencyId: string, owner: string, provider: P) {
+      const row = await repo.get(agencyId, owner, provider);
       if (!row) return undefined;
       const plain = JSON.parse(sealer.open(row.sealed, aad(agencyId, owner, provider), row.keyId)) as CredentialTypes[P];
       return { ...plain, updatedAt: row.updatedAt };
     },
-    put<P extends Provider>(agencyId: string, owner: string, provider: P, credential: CredentialTypes[P]): void {
-      repo.put({ agencyId, owner, provider, sealed: sealer.seal(JSON.stringify(credential), aad(agencyId, owner, provider)), keyId: sealer.keyId, hint: hintOf(provider, credential) });
+    put<P extends Provider>(agencyId: string, owner: string, provider: P, credential: CredentialTypes[P]) {
+      return repo.put({ agencyId, owner, provider, sealed: sealer.seal(JSON.stringify(credential), aad(agencyId, owner, provider)), keyId: sealer.keyId, hint: hintOf(provider, credential) });
     },
-    remove: (agencyId: string, owner: string, provider: Provider) => repo.remove(agencyId, owner, provider),
-    list(agencyId: string): CredentialSummary[] {
-      return repo.list(agencyId).map((r) => ({ provider: r.provider as Provider, owner: r.owner, hint: r.hint, updatedAt: r.updatedAt }));
+    remove: (agencyId, owner, provider) => repo.remove(agencyId, owner, provider),
+    async list(agencyId) {
+      return (await repo.list(agencyId)).map((r) => ({ provider: r.provider as Provider, owner: r.owner, hint: r.hint, updatedAt: r.updatedAt }));
     },
+    on: (other) => credentialStore(other, sealer),
   };
 }
-export type CredentialStore = ReturnType<typeof credentialStore>;

@@ -11,16 +11,16 @@ import {
   type Ports,
 } from '../../engine/ports.js';
 import type { Config } from '../config.js';
-import type { Repos } from '../services.js';
-import type { ProjectRecord } from '../store/projects.js';
+import type { ProjectRecord, Store } from '../store/index.js';
 import { gohighlevelAdapter, type GohighlevelAdapter } from '../adapters/gohighlevel/index.js';
 import { refreshAccessToken } from '../adapters/gohighlevel/oauth.js';
 import { twilioMessaging } from '../adapters/twilio/index.js';
 import { vendorHttp } from '../adapters/vendor-http.js';
 import type { CredentialStore, GohighlevelCredential, TwilioCredential } from './credentials.js';
 
-/** Which SMS carrier a project's messages go out through. */
-export type SmsCarrier = 'crm' | 'twilio';
+import { smsCarrierOf as chosenCarrier, type SmsCarrier } from './choice.js';
+
+export type { SmsCarrier };
 
 /** A location's providers: the CRM (with its setup reads), messaging and calendar. */
 export interface LocationProviders {
@@ -41,13 +41,13 @@ const REFRESH_MARGIN_MS = 5 * 60_000;
 
 export interface RegistryDeps {
   config: Config;
-  repos: Repos;
+  store: Store;
   credentials: CredentialStore;
   journal: EffectJournal;
   sandbox: Ports & { directory: CrmDirectory };
   logger: Logger;
-  /** a CRM refused a project's credential: the project is now `disconnected` (spec 3.1) */
-  onDisconnected?: (project: ProjectRecord, reason: string) => void;
+  /** a CRM refused a project's credential: the project is now `disconnected` (spec 3.1) and its alert recorded */
+  onAlert?: () => void;
 }
 
 /**
@@ -58,14 +58,14 @@ export interface RegistryDeps {
  * a real CRM. A CRM that refuses the credential moves the project to `disconnected`.
  */
 export function providerRegistry(deps: RegistryDeps) {
-  const { config, repos, credentials, journal, sandbox, logger } = deps;
+  const { config, store, credentials, journal, sandbox, logger } = deps;
   const ghlAdapters = new Map<string, { adapter: GohighlevelAdapter; stamp: string }>();
   const refreshing = new Map<string, Promise<string>>();
   const reads = new Map<string, { at: number; value: Promise<unknown> }>();
 
   /** The location's access token, refreshed (once per project at a time) shortly before it expires. */
   async function ghlToken(project: ProjectRecord): Promise<string> {
-    const cred = credentials.get(project.agencyId, project.id, 'gohighlevel');
+    const cred = await credentials.get(project.agencyId, project.id, 'gohighlevel');
     if (!cred) throw new CredentialRejectedError('gohighlevel', `project ${project.id} has no CRM credential: reconnect it`);
     if (cred.kind === 'private-integration') return cred.token;
     if (Date.parse(cred.expiresAt) - Date.now() > REFRESH_MARGIN_MS) return cred.accessToken;
@@ -78,8 +78,8 @@ export function providerRegistry(deps: RegistryDeps) {
     let pending = refreshing.get(key);
     if (!pending) {
       pending = refreshAccessToken({ baseUrl: config.gohighlevelBaseUrl, clientId: config.gohighlevelClientId, clientSecret: config.gohighlevelClientSecret, refreshToken: cred.refreshToken })
-        .then((t) => {
-          credentials.put(project.agencyId, project.id, 'gohighlevel', { kind: 'oauth', ...t });
+        .then(async (t) => {
+          await credentials.put(project.agencyId, project.id, 'gohighlevel', { kind: 'oauth', ...t });
           return t.accessToken;
         })
         .finally(() => refreshing.delete(key));
@@ -97,65 +97,68 @@ export function providerRegistry(deps: RegistryDeps) {
     return adapter;
   }
 
-  function smsCarrierOf(project: ProjectRecord): SmsCarrier {
-    const own = project.smsCarrier;
-    if (own) return own;
-    return repos.agencies.settings(project.agencyId).smsCarrier ?? 'crm';
-  }
+  const smsCarrierOf = async (project: ProjectRecord): Promise<SmsCarrier> => chosenCarrier(project, await store.agencies.settings(project.agencyId));
 
-  function twilioFor(agencyId: string): Messaging {
-    const cred = credentials.get(agencyId, 'agency', 'twilio');
+  async function twilioFor(agencyId: string): Promise<Messaging> {
+    const cred = await credentials.get(agencyId, 'agency', 'twilio');
     if (!cred) throw new PermanentPortError('the project sends SMS through Twilio, but the agency has no Twilio credentials: add them (PUT /api/agency/credentials/twilio) or set smsCarrier to "crm"');
     return twilioMessaging({ baseUrl: config.twilioBaseUrl, accountSid: cred.accountSid, authToken: cred.authToken, messagingServiceSid: cred.messagingServiceSid, journal, timeoutMs: config.vendorTimeoutMs });
   }
 
-  function forLocation(agencyId: string, locationId: string): LocationProviders {
+  async function forLocation(agencyId: string, locationId: string): Promise<LocationProviders> {
     const sandboxSet = { crm: sandbox.crm, directory: sandbox.directory, messaging: sandbox.messaging, calendar: sandbox.calendar };
     if (locationId.startsWith(TEST_LOCATION_PREFIX)) return { ...sandboxSet, crmKind: 'sandbox', smsCarrier: 'sandbox' };
-    const project = repos.projects.atLocation(agencyId, locationId);
+    const project = await store.projects.atLocation(agencyId, locationId);
     if (!project) return { ...sandboxSet, crmKind: 'sandbox', smsCarrier: 'sandbox' };
-    const cred = project.crm === 'crm_a' ? repos.credentials.get(agencyId, project.id, 'gohighlevel') : undefined;
-    const viaTwilio = smsCarrierOf(project) === 'twilio';
+    const cred = project.crm === 'crm_a' ? await store.credentials.get(agencyId, project.id, 'gohighlevel') : undefined;
+    const viaTwilio = (await smsCarrierOf(project)) === 'twilio';
     if (!cred) {
       // The embedded CRM is the contact store of a project without a CRM adapter (crm_b, a crm_a
       // location connected without credentials): the carrier the agency chose still carries its SMS.
       if (!viaTwilio) return { ...sandboxSet, crmKind: 'sandbox', smsCarrier: 'sandbox' };
-      return { ...sandboxSet, messaging: { sendSms: (e, m) => twilioFor(agencyId).sendSms(e, m), sendEmail: sandbox.messaging.sendEmail }, crmKind: 'sandbox', smsCarrier: 'twilio' };
+      return { ...sandboxSet, messaging: { sendSms: async (e, m) => (await twilioFor(agencyId)).sendSms(e, m), sendEmail: sandbox.messaging.sendEmail }, crmKind: 'sandbox', smsCarrier: 'twilio' };
     }
     const ghl = ghlFor(project, cred.updatedAt);
-    const messaging: Messaging = viaTwilio ? { sendSms: (e, m) => twilioFor(agencyId).sendSms(e, m), sendEmail: ghl.sendEmail } : ghl;
+    const messaging: Messaging = viaTwilio ? { sendSms: async (e, m) => (await twilioFor(agencyId)).sendSms(e, m), sendEmail: ghl.sendEmail } : ghl;
     return { crm: ghl, directory: ghl, messaging, calendar: ghl, crmKind: 'gohighlevel', smsCarrier: viaTwilio ? 'twilio' : 'gohighlevel' };
   }
 
   /** A CRM call that meets a refused credential disconnects the project, then fails as before. */
   async function crmCall<T>(agencyId: string, locationId: string, run: (p: LocationProviders) => Promise<T>): Promise<T> {
-    const providers = forLocation(agencyId, locationId);
+    const providers = await forLocation(agencyId, locationId);
     try {
       return await run(providers);
     } catch (err) {
       if (err instanceof CredentialRejectedError && err.vendor === 'gohighlevel' && providers.crmKind === 'gohighlevel') {
-        const project = markDisconnected(agencyId, locationId, err.message);
+        const project = await markDisconnected(agencyId, locationId, err.message);
         throw new CredentialRejectedError('gohighlevel', `${err.message}. Project ${project?.id ?? locationId} is now disconnected: reconnect it with a new credential, then retry the run from its failed step`);
       }
       throw err;
     }
   }
 
-  function markDisconnected(agencyId: string, locationId: string, reason: string): ProjectRecord | undefined {
-    const project = repos.projects.find(agencyId, locationId);
-    if (!project || project.status === 'disconnected') return project;
-    const saved = repos.projects.save({ ...project, status: 'disconnected', crm_a: null, disconnectedReason: reason });
-    logger.warn({ agencyId, projectId: project.id }, 'the CRM refused the project credential: project disconnected');
-    deps.onDisconnected?.(saved, reason);
-    return saved;
+  async function markDisconnected(agencyId: string, locationId: string, reason: string): Promise<ProjectRecord | undefined> {
+    // In one transaction: concurrent refusals disconnect the project, and raise its alert, once.
+    const disconnected = await store.withTransaction(async (tx) => {
+      const project = await tx.projects.find(agencyId, locationId);
+      if (!project || project.status === 'disconnected') return { project, now: false };
+      const saved = await tx.projects.save({ ...project, status: 'disconnected', crm_a: null, disconnectedReason: reason });
+      await tx.alerts.record(agencyId, 'project.disconnected', { projectId: saved.id, locationId: saved.locationId, businessName: saved.businessName, reason });
+      return { project: saved, now: true };
+    });
+    if (disconnected.now && disconnected.project) {
+      logger.warn({ agencyId, projectId: disconnected.project.id }, 'the CRM refused the project credential: project disconnected');
+      deps.onAlert?.();
+    }
+    return disconnected.project;
   }
 
   /**
    * Setup reads (pipelines, calendars, custom fields and values) of a real CRM, reused for a short
    * while per location; the sandbox is a local table and is read as it is.
    */
-  function cachedRead<T>(agencyId: string, locationId: string, what: string, read: () => Promise<T>): Promise<T> {
-    if (forLocation(agencyId, locationId).crmKind === 'sandbox') return read();
+  async function cachedRead<T>(agencyId: string, locationId: string, what: string, read: () => Promise<T>): Promise<T> {
+    if ((await forLocation(agencyId, locationId)).crmKind === 'sandbox') return read();
     const key = `${agencyId}|${locationId}|${what}`;
     const hit = reads.get(key);
     if (hit && Date.now() - hit.at < config.crmReadCacheSeconds * 1000) return hit.value as Promise<T>;

@@ -1,11 +1,9 @@
-import { notFound } from '../http/errors.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import type { Services } from '../services.js';
-import type { Execution } from '../store/executions.js';
+import type { Execution } from '../store/index.js';
 import { Id, ok } from '../../schemas/common.js';
 import { Execution as ExecutionSchema } from '../../schemas/execution.js';
-import { resolveTarget } from './workflow-target.js';
-import { retryExecution } from '../calls/retry-execution.js';
+import { getExecution, listExecutions, retryRun } from '../domain/executions.js';
 
 const anyRole = ['agency_admin', 'project_user'] as const;
 const base = '/api/agent-builder/agents/:agentId/campaign/workflow/executions';
@@ -19,11 +17,6 @@ export const temporalUrlOf = (uiUrl: string | null, namespace: string, workflowI
 /** Execution history: per run the call, outcome, graph version, status and every step (spec 9: under `data`, camelCase). */
 export function executionRoutes(s: Services): RouteDef[] {
   const present = (e: Execution) => ({ ...e, temporalUrl: temporalUrlOf(s.config.temporalUiUrl, s.config.temporalNamespace, e.workflowId) });
-  const load = (agencyId: string, agentId: string, executionId: string) => {
-    const e = s.repos.executions.get(agencyId, executionId);
-    if (!e || e.agentId !== agentId) throw notFound(`execution ${executionId} not found`);
-    return e;
-  };
   return [
     defineRoute({
       method: 'get', path: base, operationId: 'listWorkflowExecutions', tag: 'Execution history',
@@ -38,21 +31,14 @@ export function executionRoutes(s: Services): RouteDef[] {
         },
       },
       responses: { 200: { description: 'runs', schema: ok({ type: 'array', items: ExecutionSchema }) } },
-      handler: ({ caller, params, query }) => {
-        const t = resolveTarget(s, caller, params.agentId, {});
-        const runs = s.repos.executions.listByAgent(caller.agencyId, t.agent.id, query.limit ?? 25, query.kind ?? 'run').filter((e) => !query.status || e.status === query.status);
-        return { success: true, data: runs.map(present) };
-      },
+      handler: async ({ caller, params, query, services }) => ({ success: true, data: (await listExecutions(services.store, caller, params.agentId, query)).map(present) }),
     }),
     defineRoute({
       method: 'get', path: `${base}/:executionId`, operationId: 'getWorkflowExecution', tag: 'Execution history',
       summary: 'One run with each step: node, status, attempts, input, output, error, timings',
       access: { scope: 'workflows:read', roles: anyRole }, params: ExecParams,
       responses: { 200: { description: 'the run', schema: ok(ExecutionSchema) } },
-      handler: ({ caller, params }) => {
-        resolveTarget(s, caller, params.agentId, {});
-        return { success: true, data: present(load(caller.agencyId, params.agentId, params.executionId)) };
-      },
+      handler: async ({ caller, params, services }) => ({ success: true, data: present(await getExecution(services.store, caller, params.agentId, params.executionId)) }),
     }),
     defineRoute({
       method: 'post', path: `${base}/:executionId/retry`, operationId: 'retryWorkflowExecution', tag: 'Execution history',
@@ -63,9 +49,8 @@ export function executionRoutes(s: Services): RouteDef[] {
         'that took effect in any run of the call is not repeated.',
       access: { scope: 'workflows:write', roles: ['agency_admin'] }, params: ExecParams,
       responses: { 202: { description: 'the new run', schema: ok(ExecutionSchema) } },
-      handler: async ({ ctx, caller, params }) => {
-        resolveTarget(s, caller, params.agentId, {});
-        const retry = await retryExecution(s, caller.agencyId, load(caller.agencyId, params.agentId, params.executionId));
+      handler: async ({ ctx, caller, params, services }) => {
+        const retry = await retryRun(services, caller, params.agentId, params.executionId);
         ctx.status = 202;
         return { success: true, data: present(retry) };
       },

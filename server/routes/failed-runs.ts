@@ -1,10 +1,9 @@
-import { AppError } from '../http/errors.js';
+import { statusOf } from '../http/errors.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import type { Services } from '../services.js';
-import { canAccessProject } from '../http/request-context.js';
 import { ok } from '../../schemas/common.js';
 import { Execution as ExecutionSchema } from '../../schemas/execution.js';
-import { retryExecution } from '../calls/retry-execution.js';
+import { listFailedRuns, retryMany } from '../domain/executions.js';
 import { runLink } from '../alerts/links.js';
 
 const FailedRun = {
@@ -42,18 +41,14 @@ export function failedRunRoutes(s: Services): RouteDef[] {
       access: { scope: 'workflows:read', roles: ['agency_admin', 'project_user'] },
       query: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 } } },
       responses: { 200: { description: 'failed runs', schema: ok({ type: 'array', items: FailedRun }) } },
-      handler: ({ caller, query }) => {
-        const projects = caller.projectIds ? [...caller.projectIds] : null;
-        const runs = s.repos.executions.listFailed(caller.agencyId, projects, query.limit ?? 50);
-        return {
-          success: true,
-          data: runs.map((e) => {
-            const agent = s.repos.agents.get(caller.agencyId, e.agentId);
-            const campaign = s.repos.campaigns.get(caller.agencyId, e.campaignId);
-            return { ...e, agentName: agent?.name ?? '', campaignName: campaign?.name ?? '', locationId: agent?.locationId ?? '', link: runLink(s.config, { agentId: e.agentId, campaignId: e.campaignId, executionId: e.id }) };
-          }),
-        };
-      },
+      handler: async ({ caller, query, services }) => ({
+        success: true,
+        data: (await listFailedRuns(services.store, caller, query.limit ?? 50)).map(({ execution: e, ...names }) => ({
+          ...e,
+          ...names,
+          link: runLink(s.config, { agentId: e.agentId, campaignId: e.campaignId, executionId: e.id }),
+        })),
+      }),
     }),
     defineRoute({
       method: 'post', path: '/api/agent-builder/failed-runs/retry', operationId: 'retryFailedRuns', tag: 'Execution history',
@@ -66,24 +61,14 @@ export function failedRunRoutes(s: Services): RouteDef[] {
         properties: { executionIds: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 200 } } },
       },
       responses: { 200: { description: 'a result per run', schema: ok({ type: 'array', items: RetryResult }) } },
-      handler: async ({ caller, body }) => {
-        const results = [];
-        for (const id of body.executionIds) {
-          const failed = s.repos.executions.get(caller.agencyId, id);
-          const campaign = failed && s.repos.campaigns.get(caller.agencyId, failed.campaignId);
-          if (!failed || !campaign || !canAccessProject(caller, campaign.projectId) || failed.kind !== 'run') {
-            results.push({ executionId: id, status: 404, error: `execution ${id} not found` });
-            continue;
-          }
-          try {
-            results.push({ executionId: id, status: 202, retry: await retryExecution(s, caller.agencyId, failed) });
-          } catch (err) {
-            if (!(err instanceof AppError)) throw err;
-            results.push({ executionId: id, status: err.status, error: err.message, ...(err.detailCode && { code: err.detailCode }) });
-          }
-        }
-        return { success: true, data: results };
-      },
+      handler: async ({ caller, body, services }) => ({
+        success: true,
+        data: (await retryMany(services, caller, body.executionIds)).map((r) =>
+          'retry' in r
+            ? { executionId: r.executionId, status: 202, retry: r.retry }
+            : { executionId: r.executionId, status: statusOf[r.refused.code], error: r.refused.message, ...(r.refused.detailCode && { code: r.refused.detailCode }) },
+        ),
+      }),
     }),
   ];
 }

@@ -1,11 +1,8 @@
 import { parsePhoneNumberWithError } from 'libphonenumber-js';
-import { AppError, notFound } from '../http/errors.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import type { Caller } from '../http/request-context.js';
-import { assertProjectAccess } from '../http/request-context.js';
 import type { Services } from '../services.js';
-import type { CampaignRecord } from '../store/campaigns.js';
-import type { OwnedNumber } from '../store/phone-numbers.js';
+import type { OwnedNumber } from '../store/index.js';
+import { assignNumber, buyNumber, registerNumber, unassignNumber } from '../domain/phone-numbers/numbers.js';
 import {
   AssignPhoneNumberBody,
   AvailableNumbersQuery,
@@ -40,19 +37,9 @@ const present = (n: OwnedNumber) => ({
   ...(n.twilioSid && { twilioSid: n.twilioSid }),
 });
 
-function loadCampaign(s: Services, caller: Caller, campaignId: string): CampaignRecord {
-  const campaign = s.repos.campaigns.get(caller.agencyId, campaignId);
-  // A campaign of a deleted (hidden) project is gone with it (spec 3.1): not found, like any other.
-  if (!campaign || !s.repos.projects.get(caller.agencyId, campaign.projectId)) throw notFound(`campaign ${campaignId} not found`);
-  assertProjectAccess(caller, campaign.projectId);
-  return campaign;
-}
-
 const retryAfter = { 'Retry-After': { description: 'seconds to wait before retrying (with the same Idempotency-Key)', schema: { type: 'integer', minimum: 1 } } };
 
-export function phoneNumberRoutes(s: Services): RouteDef[] {
-  const { campaigns, phoneNumbers } = s.repos;
-  const addTo = (c: CampaignRecord, n: string) => (c.fromNumbers.includes(n) ? c : campaigns.save({ ...c, fromNumbers: [...c.fromNumbers, n] }));
+export function phoneNumberRoutes(_s: Services): RouteDef[] {
   return [
     defineRoute({
       method: 'get', path: '/api/agent-builder/available-phone-numbers', operationId: 'listAvailablePhoneNumbers', tag: 'Phone numbers',
@@ -64,8 +51,8 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
         200: { description: 'numbers for sale (an empty list when none matches)', schema: AvailableNumbersResponse },
         503: { description: 'Twilio could not be reached or asks us to slow down; retry after `Retry-After`', schema: ErrorBody, headers: retryAfter },
       },
-      handler: async ({ caller, query }) => {
-        const { carrier, numbers } = await s.purchasing.search(caller.agencyId, { ...query, limit: query.limit ?? 20 });
+      handler: async ({ caller, query, services }) => {
+        const { carrier, numbers } = await services.purchasing.search(caller.agencyId, { ...query, limit: query.limit ?? 20 });
         return { success: true, data: numbers.map((n) => ({ ...n, pretty: prettyNumber(n.phoneNumber) })), carrier };
       },
     }),
@@ -77,29 +64,19 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
         'A purchase is recorded before Twilio is asked, and never made twice for one Idempotency-Key: a retry after a 503 (or a lost answer) asks Twilio whether the number was sold before buying, and finishes what is left (storing, importing into Vapi, assigning). Without an Idempotency-Key the purchase is recorded under one made for it, which the 503 names.',
         '409 codes: `NumberUnavailable` (no number for what was asked, or the chosen number is not for sale), `VendorRefused` (Twilio or Vapi refused, with their message: an unverified account, a regulatory bundle missing), `CredentialsMissing` (the agency calls through Vapi without Vapi credentials), `IdempotencyKeyReused`, `IdempotencyKeyInProgress`.',
       ].join('\n\n'),
-      access, body: BuyPhoneNumberBody, idempotent: true,
+      access, body: BuyPhoneNumberBody, idempotent: 'claim',
       responses: {
         200: { description: 'the bought number', schema: PhoneNumberResponse },
         503: { description: "Twilio or Vapi could not be reached, did not answer in time, or asks us to slow down; the message says what may have been bought. Retry after `Retry-After` with the same Idempotency-Key: nothing is bought twice", schema: ErrorBody, headers: retryAfter },
       },
-      handler: async ({ ctx, caller, body }) => {
-        const campaign = loadCampaign(s, caller, body.campaignId);
-        const owned = await s.purchasing.buy(caller.agencyId, ctx.get('Idempotency-Key') || null, body, campaign.name);
-        return { success: true, phoneNumber: present(owned) };
-      },
+      handler: async ({ ctx, caller, body, services }) => ({ success: true, phoneNumber: present(await buyNumber(services, caller, ctx.get('Idempotency-Key') || null, body)) }),
     }),
     defineRoute({
       method: 'post', path: '/api/agent-builder/phone-numbers/:number/assign', operationId: 'assignPhoneNumber', tag: 'Phone numbers',
       summary: 'Assign an agency-owned number to another campaign, keeping its other campaigns',
-      access, params: NumberParams, body: AssignPhoneNumberBody, idempotent: true,
+      access, params: NumberParams, body: AssignPhoneNumberBody, idempotent: 'atomic',
       responses: { 200: { description: 'the number', schema: PhoneNumberResponse } },
-      handler: ({ caller, params, body }) => {
-        const owned = phoneNumbers.get(caller.agencyId, params.number);
-        if (!owned) throw notFound(`phone number ${params.number} is not owned by this agency`);
-        const campaign = loadCampaign(s, caller, body.campaignId);
-        s.db.transaction(() => addTo(campaigns.get(caller.agencyId, campaign.id)!, owned.phoneNumber)).immediate();
-        return { success: true, phoneNumber: present(owned) };
-      },
+      handler: async ({ caller, params, body, services }) => ({ success: true, phoneNumber: present(await assignNumber(services.store, caller, params.number, body.campaignId)) }),
     }),
     defineRoute({
       method: 'put', path: '/api/agent-builder/phone-numbers/:number', operationId: 'registerPhoneNumber', tag: 'Phone numbers',
@@ -107,10 +84,7 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
       description: 'A number bought (POST) is registered already; a number bought or imported at Vapi elsewhere is registered here, so campaigns can call from it. A number another agency owns is 409.',
       access, params: NumberParams, body: RegisterPhoneNumberBody,
       responses: { 200: { description: 'the number', schema: ok(PhoneNumberRecord) } },
-      handler: ({ caller, params, body }) => {
-        if (phoneNumbers.ownedElsewhere(caller.agencyId, params.number)) throw new AppError('CONFLICT', `${params.number} belongs to another agency`, { detailCode: 'NumberOwnedElsewhere' });
-        return { success: true, data: present(phoneNumbers.register(caller.agencyId, params.number, body)) };
-      },
+      handler: async ({ caller, params, body, services }) => ({ success: true, data: present(await registerNumber(services.store, caller, params.number, body)) }),
     }),
     defineRoute({
       method: 'delete', path: '/api/agent-builder/phone-numbers/:number/campaigns/:campaignId', operationId: 'unassignPhoneNumber', tag: 'Phone numbers',
@@ -118,24 +92,7 @@ export function phoneNumberRoutes(s: Services): RouteDef[] {
       access, params: { type: 'object', required: ['number', 'campaignId'], properties: { number: NumberParams.properties.number, campaignId: Id } },
       // Not one of spec 1's exceptions (those are buy and assign): the record goes under `data`.
       responses: { 200: { description: 'the number, no longer on that campaign', schema: ok(PhoneNumberRecord) } },
-      handler: ({ caller, params }) => {
-        const owned = phoneNumbers.get(caller.agencyId, params.number);
-        if (!owned) throw notFound(`phone number ${params.number} is not owned by this agency`);
-        s.db.transaction(() => {
-          const campaign = loadCampaign(s, caller, params.campaignId);
-          if (!campaign.fromNumbers.includes(owned.phoneNumber)) throw notFound(`${owned.phoneNumber} is not assigned to campaign ${campaign.id}`);
-          assertNotLastNumber(campaign, campaign.fromNumbers.filter((n) => n !== owned.phoneNumber));
-          campaigns.save({ ...campaign, fromNumbers: campaign.fromNumbers.filter((n) => n !== owned.phoneNumber) });
-        }).immediate();
-        return { success: true, data: present(owned) };
-      },
+      handler: async ({ caller, params, services }) => ({ success: true, data: present(await unassignNumber(services.store, caller, params.number, params.campaignId)) }),
     }),
   ];
-}
-
-/** Spec 7's example conflict: an active campaign cannot lose its only caller ID. */
-export function assertNotLastNumber(campaign: CampaignRecord, nextNumbers: readonly string[]): void {
-  if (campaign.active && campaign.fromNumbers.length > 0 && nextNumbers.length === 0) {
-    throw new AppError('CONFLICT', `cannot remove the only phone number of active campaign ${campaign.id}; add another number or stop the campaign first`, { detailCode: 'LastNumberOfActiveCampaign' });
-  }
 }

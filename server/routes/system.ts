@@ -3,8 +3,8 @@ import { buildOpenApi } from '../http/openapi.js';
 import { ErrorBody } from '../../schemas/common.js';
 import type { Services } from '../services.js';
 import { ok } from '../../schemas/common.js';
+import { API_VERSION, readiness } from '../domain/health.js';
 
-export const API_VERSION = '1.0.0';
 
 const Liveness = {
   type: 'object',
@@ -22,19 +22,6 @@ const Readiness = {
     version: { type: 'string' },
   },
 } as const;
-
-/** Whether this process can serve: its SQLite store answers a query, and Temporal (when used) its namespace. */
-export async function readiness(s: Pick<Services, 'db' | 'temporal'>) {
-  let store: 'ok' | 'down' = 'ok';
-  try {
-    s.db.prepare('SELECT 1').get();
-  } catch {
-    store = 'down';
-  }
-  const temporal = s.temporal ? ((await s.temporal.health()) ? ('ok' as const) : ('down' as const)) : ('not_configured' as const);
-  const status = store === 'ok' && temporal !== 'down' ? ('ready' as const) : ('not_ready' as const);
-  return { status, store, temporal, version: API_VERSION };
-}
 
 /** Not ready is an error like any other (spec 7 envelope, decisions.md: 503 ServiceUnavailable); the message names each check's state. */
 const readinessResponses = {

@@ -12,7 +12,7 @@ import {
   type VapiCredential,
 } from '../../server/adapters/vapi/server-messages.js';
 import { vapiVoice } from '../../server/adapters/vapi/voice.js';
-import { validate } from '../../server/http/validation.js';
+import { validate } from '../../server/domain/validation.js';
 import { storeJournal } from '../helpers/store-journal.js';
 import { startVapiFake, type ReportOptions, type VapiFake } from '../fakes/vapi-fake.js';
 import { vapiEndedReasons, vapiViolations, vapiViolationsUnpatched } from '../helpers/vapi-schemas.js';

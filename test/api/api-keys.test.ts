@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { expectConforms } from '../helpers/contract.js';
-import { apiKeysRepo, SCOPES } from '../../server/store/api-keys.js';
+import { SCOPES } from '../../server/store/index.js';
+import { apiKeysRepo } from '../../server/store/sqlite/api-keys.js';
 
 let h: Harness;
 let ctx: Awaited<ReturnType<typeof createProjectAgentCampaign>>;
@@ -27,7 +28,7 @@ describe('API keys over HTTP', () => {
     const { key, secret } = r.body.data;
     expect(secret).toMatch(/^vck_[\w-]{43}$/);
     expect(key).toMatchObject({ name: 'reporting', role: 'project_user', scopes: ['calls:read', 'projects:read'], projectIds: [ctx.projectId], status: 'active', expiresAt: null, revokedAt: null });
-    expect(key.createdBy).toBe(h.repos.apiKeys.authenticate(h.adminKey)!.id);
+    expect(key.createdBy).toBe((await h.store.apiKeys.authenticate(h.adminKey))!.id);
     // It works, within its project only, and only for its scopes.
     expect((await h.api('GET', `/api/v2/projects/${ctx.projectId}`, { key: secret })).status).toBe(200);
     const other = await createProjectAgentCampaign(h);
@@ -49,7 +50,7 @@ describe('API keys over HTTP', () => {
   });
 
   it('a key never grants a scope or a project its creator lacks', async () => {
-    const limited = h.key({ scopes: ['keys:write', 'calls:read'] });
+    const limited = await h.key({ scopes: ['keys:write', 'calls:read'] });
     const more = await create({ name: 'x', role: 'agency_admin', scopes: ['calls:read', 'projects:write'] }, limited);
     expect(more.status).toBe(403);
     expect(more.body.message).toContain('projects:write');
@@ -68,8 +69,8 @@ describe('API keys over HTTP', () => {
     expect((await create({ name: 'x', role: 'agency_admin', scopes: ['root'] })).status).toBe(400);
     expect((await create({ name: 'x', role: 'agency_admin', scopes: [] })).status).toBe(400);
     // Without keys:write, or as a project_user: 403.
-    expect((await create({ name: 'x', role: 'agency_admin', scopes: ['calls:read'] }, h.key({ scopes: ['calls:read'] }))).status).toBe(403);
-    const user = h.key({ role: 'project_user', scopes: [...SCOPES], projectIds: [ctx.projectId] });
+    expect((await create({ name: 'x', role: 'agency_admin', scopes: ['calls:read'] }, await h.key({ scopes: ['calls:read'] }))).status).toBe(403);
+    const user = await h.key({ role: 'project_user', scopes: [...SCOPES], projectIds: [ctx.projectId] });
     expect((await create({ name: 'x', role: 'project_user', scopes: ['calls:read'], projectIds: [ctx.projectId] }, user)).status).toBe(403);
   });
 
@@ -90,9 +91,9 @@ describe('API keys over HTTP', () => {
 
   it('the lookup is cached: many requests with one key read the key table once', async () => {
     const { secret } = (await create({ name: 'busy', role: 'agency_admin', scopes: ['projects:read'] })).body.data;
-    const before = h.repos.apiKeys.lookups();
+    const before = await h.store.apiKeys.lookups();
     await Promise.all(Array.from({ length: 50 }, () => h.api('GET', '/api/v2/projects', { key: secret })));
-    expect(h.repos.apiKeys.lookups() - before).toBe(1);
+    expect(await h.store.apiKeys.lookups() - before).toBe(1);
   });
 
   it('revoke is effective at once under concurrent load, through the API and from another process', async () => {
@@ -158,7 +159,7 @@ describe('API keys over HTTP', () => {
     const self = await h.api('DELETE', `/api/keys/${made.key.id}`, { key: made.secret });
     expect(self.status).toBe(409);
     expect(self.body).toMatchObject({ success: false, error: 'CONFLICT', code: 'SelfRevocation' });
-    expect(h.repos.apiKeys.get(h.agencyId, made.key.id)!.revokedAt).toBeNull();
+    expect((await h.store.apiKeys.get(h.agencyId, made.key.id))!.revokedAt).toBeNull();
     expect((await h.api('GET', '/api/v2/projects', { key: made.secret })).status).toBe(200);
     expect((await h.api('DELETE', `/api/keys/${made.key.id}`)).status).toBe(200);
     expect((await h.api('GET', '/api/v2/projects', { key: made.secret })).status).toBe(401);

@@ -49,7 +49,7 @@ describe('GET /api/call-history/by-call-id/{callId} (spec 2.6, 4.9)', () => {
     const other = await h.api('GET', `/api/call-history/by-call-id/${callIds[0]}`, { key: h.otherAgencyKey });
     expect(other.status).toBe(404);
     expect(other.body).toMatchObject({ success: false, error: 'NotFound' });
-    const pu = h.key({ role: 'project_user', projectIds: [b.projectId] });
+    const pu = await h.key({ role: 'project_user', projectIds: [b.projectId] });
     expect((await h.api('GET', `/api/call-history/by-call-id/${callIds[0]}`, { key: pu })).status).toBe(404);
     expect((await h.api('GET', `/api/call-history/by-call-id/${callIds[3]}`, { key: pu })).status).toBe(200);
     expect((await h.api('GET', '/api/call-history/by-call-id/nope')).status).toBe(404);
@@ -76,7 +76,7 @@ describe('GET /api/call-history', () => {
     expect(byCampaign.body.data.calls.map((c: { callId: string }) => c.callId)).toEqual([callIds[3]]);
     const range = await h.api('GET', '/api/call-history?from=2026-11-02T00:00:00Z&to=2026-11-04T00:00:00Z');
     expect(range.body.data.calls.map((c: { callId: string }) => c.callId)).toEqual([callIds[2], callIds[1]]);
-    const pu = h.key({ role: 'project_user', projectIds: [b.projectId] });
+    const pu = await h.key({ role: 'project_user', projectIds: [b.projectId] });
     expect((await h.api('GET', '/api/call-history', { key: pu })).body.data.calls.map((c: { callId: string }) => c.callId)).toEqual([callIds[3]]);
     expect((await h.api('GET', '/api/call-history?disposition=maybe')).status).toBe(400);
   });

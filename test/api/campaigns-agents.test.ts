@@ -46,17 +46,17 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
   });
 
   it('a stored reactivation campaign still reads back as such, and re-sending it is refused', async () => {
-    const c = h.repos.campaigns.get(h.agencyId, ctx.campaignId)!;
-    h.repos.campaigns.save({ ...c, dialing: 'reactivation' });
+    const c = (await h.store.campaigns.get(h.agencyId, ctx.campaignId))!;
+    await h.store.campaigns.save({ ...c, dialing: 'reactivation' });
     const r = await h.api('GET', `${base()}/${ctx.campaignId}`);
     expect(r.body.data.dialing).toBe('reactivation');
     expectConforms(h.services, 'getCampaign', 200, r.body);
-    const stored = h.repos.campaigns.get(h.agencyId, ctx.campaignId);
+    const stored = await h.store.campaigns.get(h.agencyId, ctx.campaignId);
     expect((await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { dialing: 'reactivation', name: 'not saved' } })).status).toBe(400);
-    expect(h.repos.campaigns.get(h.agencyId, ctx.campaignId)).toEqual(stored);
+    expect(await h.store.campaigns.get(h.agencyId, ctx.campaignId)).toEqual(stored);
     const ok = await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { name: 'renamed' } });
     expect(ok.body.data).toMatchObject({ name: 'renamed', dialing: 'reactivation' });
-    h.repos.campaigns.save({ ...h.repos.campaigns.get(h.agencyId, ctx.campaignId)!, dialing: 'pd' });
+    await h.store.campaigns.save({ ...(await h.store.campaigns.get(h.agencyId, ctx.campaignId))!, dialing: 'pd' });
   });
 
   it('agentType is checked against the seven legacy ids, listed in the 400', async () => {
@@ -70,7 +70,7 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
   it('calling windows follow 2.2 exactly: no extra properties, days 1..7, pattern on times', async () => {
     const good = await h.api('PATCH', `${base()}/${ctx.campaignId}`, { body: { callingWindow: { days: [1, 2, 3, 4, 5], start: '9:00', end: '17:30', tz: 'America/Chicago' } } });
     expect(good.status).toBe(200);
-    const stored = h.repos.campaigns.get(h.agencyId, ctx.campaignId);
+    const stored = await h.store.campaigns.get(h.agencyId, ctx.campaignId);
     expect(stored!.callingWindow).toEqual({ days: [1, 2, 3, 4, 5], start: '9:00', end: '17:30', tz: 'America/Chicago' });
     for (const w of [
       { days: [1], start: '9:00', end: '17:30', tz: 'America/Chicago', note: 'x' },
@@ -83,13 +83,13 @@ describe('campaigns (spec 2.3, 7, 9)', () => {
       expect(r.status, JSON.stringify(w)).toBe(400);
       expect(r.body.message).toMatch(/^body\.callingWindow/);
     }
-    expect(h.repos.campaigns.get(h.agencyId, ctx.campaignId)).toEqual(stored);
+    expect(await h.store.campaigns.get(h.agencyId, ctx.campaignId)).toEqual(stored);
   });
 
   it("another agency's campaign is 404; a project_user without the project is 403", async () => {
     expect((await h.api('GET', `${base()}/${ctx.campaignId}`, { key: h.otherAgencyKey })).status).toBe(404);
     const other = await createProjectAgentCampaign(h);
-    const key = h.key({ role: 'project_user', projectIds: [other.projectId] });
+    const key = await h.key({ role: 'project_user', projectIds: [other.projectId] });
     expect((await h.api('GET', `${base()}/${ctx.campaignId}`, { key })).status).toBe(403);
     const before = rowsOf(h.db, ['campaigns']);
     expect((await h.api('POST', base(), { key, body: { name: 'x', agentId: ctx.agentId } })).status).toBe(403);
@@ -107,15 +107,15 @@ describe('agents (spec 2.11, 4.13)', () => {
     expect(r.body.data.capabilities).toEqual(['live_transfer', 'appointment_booking']);
     expect(r.body.data.outcomes).toEqual(['VOICEMAIL', 'SUCCESS', 'CALLBACK', 'NO_ACTION', 'TRANSFER', 'RESCHEDULE']);
     // Exactly a template's capabilities: the campaign's legacy agentType is that template (its clone source).
-    const campaign = h.repos.campaigns.get(h.agencyId, r.body.data.campaignId)!;
+    const campaign = (await h.store.campaigns.get(h.agencyId, r.body.data.campaignId))!;
     expect(campaign.agentType).toBe('live_transfer_and_booking');
     // Any other set of several capabilities reflects only the first (spec 2.11).
     const mixed = await h.api('POST', '/api/agent-builder/agents', { body: { name: 'Mixed', agentType: 'outreach', locationId: ctx.locationId, capabilityIds: ['add_tag', 'appointment_booking'] } });
-    expect(h.repos.campaigns.get(h.agencyId, mixed.body.data.campaignId)!.agentType).toBe('add_tag');
+    expect((await h.store.campaigns.get(h.agencyId, mixed.body.data.campaignId))!.agentType).toBe('add_tag');
     const plain = await h.api('POST', '/api/agent-builder/agents', { body: { name: 'Tagger', agentType: 'outreach', locationId: ctx.locationId, capabilityIds: ['add_tag'] } });
     expect(plain.body.data.outcomes).toEqual(['VOICEMAIL', 'CALLBACK', 'NO_ACTION']);
     const inbound = await h.api('POST', '/api/agent-builder/agents', { body: { name: 'Desk', agentType: 'inbound', locationId: ctx.locationId } });
-    expect(h.repos.campaigns.get(h.agencyId, inbound.body.data.campaignId)!.dialing).toBeNull();
+    expect((await h.store.campaigns.get(h.agencyId, inbound.body.data.campaignId))!.dialing).toBeNull();
   });
 
   it('a legacy combined id is not an agent type; the 400 lists the valid ones', async () => {
@@ -169,11 +169,11 @@ describe('phone numbers (spec 2.4, 4.5, 4.6)', () => {
     expect(first.body.phoneNumber.pretty).toMatch(/^\(512\) \d{3}-\d{4}$/);
     const retry = await h.api('POST', '/api/agent-builder/phone-numbers', { body, headers });
     expect(retry.body).toEqual(first.body);
-    expect(h.repos.phoneNumbers.list(h.agencyId)).toHaveLength(1);
+    expect(await h.store.phoneNumbers.list(h.agencyId)).toHaveLength(1);
     const other = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { ...body, areaCode: 737 }, headers });
     expect(other.status).toBe(409);
     expect(other.body.error).toBe('CONFLICT');
-    expect(h.repos.campaigns.get(h.agencyId, ctx.campaignId)!.fromNumbers).toEqual([first.body.phoneNumber.phoneNumber]);
+    expect((await h.store.campaigns.get(h.agencyId, ctx.campaignId))!.fromNumbers).toEqual([first.body.phoneNumber.phoneNumber]);
   });
 
   it('honours countryCode, tollFree and a specific number; 409 when none fits; 400/404 on bad input', async () => {
@@ -203,12 +203,12 @@ describe('phone numbers (spec 2.4, 4.5, 4.6)', () => {
 
   it('assigns to another campaign without removing it from the first; removing the only number of an active campaign is 409', async () => {
     const other = await createProjectAgentCampaign(h);
-    const number = h.repos.campaigns.get(h.agencyId, ctx.campaignId)!.fromNumbers[0]!;
+    const number = (await h.store.campaigns.get(h.agencyId, ctx.campaignId))!.fromNumbers[0]!;
     const r = await h.api('POST', `/api/agent-builder/phone-numbers/${encodeURIComponent(number)}/assign`, { body: { campaignId: other.campaignId } });
     expect(r.status).toBe(200);
     expectConforms(h.services, 'assignPhoneNumber', 200, r.body);
-    expect(h.repos.campaigns.get(h.agencyId, other.campaignId)!.fromNumbers).toEqual([number]);
-    expect(h.repos.campaigns.get(h.agencyId, ctx.campaignId)!.fromNumbers).toContain(number);
+    expect((await h.store.campaigns.get(h.agencyId, other.campaignId))!.fromNumbers).toEqual([number]);
+    expect((await h.store.campaigns.get(h.agencyId, ctx.campaignId))!.fromNumbers).toContain(number);
     await h.api('PATCH', `/api/agent-builder/projects/${other.locationId}/campaigns/${other.campaignId}`, { body: { active: true } });
     const refused = await h.api('DELETE', `/api/agent-builder/phone-numbers/${encodeURIComponent(number)}/campaigns/${other.campaignId}`);
     expect(refused.status).toBe(409);
@@ -216,14 +216,14 @@ describe('phone numbers (spec 2.4, 4.5, 4.6)', () => {
     const viaPatch = await h.api('PATCH', `/api/agent-builder/projects/${other.locationId}/campaigns/${other.campaignId}`, { body: { fromNumbers: [] } });
     expect(viaPatch.status).toBe(409);
     // neither refusal removed the number
-    expect(h.repos.campaigns.get(h.agencyId, other.campaignId)!.fromNumbers).toEqual([number]);
+    expect((await h.store.campaigns.get(h.agencyId, other.campaignId))!.fromNumbers).toEqual([number]);
     // once the campaign is stopped the number can go; the answer carries the record under data (spec 1)
     expect((await h.api('PATCH', `/api/agent-builder/projects/${other.locationId}/campaigns/${other.campaignId}`, { body: { active: false } })).status).toBe(200);
     const removed = await h.api('DELETE', `/api/agent-builder/phone-numbers/${encodeURIComponent(number)}/campaigns/${other.campaignId}`);
     expect(removed.status, removed.text).toBe(200);
     expect(removed.body.data.phoneNumber).toBe(number);
-    expect(h.repos.campaigns.get(h.agencyId, other.campaignId)!.fromNumbers).toEqual([]);
-    expect(h.repos.campaigns.get(h.agencyId, ctx.campaignId)!.fromNumbers).toContain(number);
+    expect((await h.store.campaigns.get(h.agencyId, other.campaignId))!.fromNumbers).toEqual([]);
+    expect((await h.store.campaigns.get(h.agencyId, ctx.campaignId))!.fromNumbers).toContain(number);
     const before = rowsOf(h.db, ['phone_numbers', 'campaigns']);
     expect((await h.api('POST', `/api/agent-builder/phone-numbers/${encodeURIComponent('+15550000000')}/assign`, { body: { campaignId: other.campaignId } })).status).toBe(404);
     expect((await h.api('POST', '/api/agent-builder/phone-numbers/12345/assign', { body: { campaignId: other.campaignId } })).status).toBe(400);
@@ -234,8 +234,8 @@ describe('phone numbers (spec 2.4, 4.5, 4.6)', () => {
 
 describe('CRM reads (spec 4.10, 4.11)', () => {
   it('custom values and fields of the agent project, at the top level', async () => {
-    h.repos.crm.addCustomValue(h.agencyId, ctx.locationId, 'Business name', 'business_name', 'Bright Smile Dental');
-    h.repos.crm.addCustomField(h.agencyId, ctx.locationId, 'Callback time', 'callback_time');
+    await h.store.crm.addCustomValue(h.agencyId, ctx.locationId, 'Business name', 'business_name', 'Bright Smile Dental');
+    await h.store.crm.addCustomField(h.agencyId, ctx.locationId, 'Callback time', 'callback_time');
     const v = await h.api('GET', `/api/agent-builder/agents/${ctx.agentId}/crm-custom-values`);
     expect(v.status).toBe(200);
     expectConforms(h.services, 'listCrmCustomValues', 200, v.body);
@@ -243,7 +243,7 @@ describe('CRM reads (spec 4.10, 4.11)', () => {
     const f = await h.api('GET', `/api/agent-builder/agents/${ctx.agentId}/crm-custom-fields`);
     expectConforms(h.services, 'listCrmCustomFields', 200, f.body);
     expect(f.body.fields).toEqual([{ id: expect.any(String), name: 'Callback time', fieldKey: 'contact.callback_time', placeholder: '{{contact.callback_time}}', dataType: 'TEXT' }]);
-    const pu = h.key({ role: 'project_user', projectIds: [ctx.projectId] });
+    const pu = await h.key({ role: 'project_user', projectIds: [ctx.projectId] });
     expect((await h.api('GET', `/api/agent-builder/agents/${ctx.agentId}/crm-custom-values`, { key: pu })).status).toBe(403);
     expect((await h.api('GET', `/api/agent-builder/agents/${ctx.agentId}/crm-custom-values`, { key: h.otherAgencyKey })).status).toBe(404);
   });
@@ -261,12 +261,12 @@ describe('role and scope table of section 4', () => {
     ['GET', '/api/agent-builder/agents/x/crm-custom-fields', 'crm:read'],
   ];
   it.each(adminOnly)('%s %s: project_user 403, admin without %s 403', async (method, path, scope) => {
-    const pu = h.key({ role: 'project_user', projectIds: [ctx.projectId] });
+    const pu = await h.key({ role: 'project_user', projectIds: [ctx.projectId] });
     const body = method === 'GET' || method === 'DELETE' ? undefined : {};
     const r = await h.api(method, path, { key: pu, body });
     expect(r.status).toBe(403);
     expect(r.body.error).toBe('Forbidden');
-    const noScope = h.key({ scopes: ['calls:read'] });
+    const noScope = await h.key({ scopes: ['calls:read'] });
     const s = await h.api(method, path, { key: noScope, body });
     expect(s.status).toBe(403);
     expect(s.body.message).toContain(scope);

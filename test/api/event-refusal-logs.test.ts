@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
-import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../../server/routes/events.js';
+import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../../server/domain/event-signature.js';
 
 const VAPI_SECRET = 'vsec_refusal-log-test-secret-0123';
 const VAPI_KEY = 'vapi-private-key-refusal-log-test';
@@ -24,8 +24,8 @@ beforeAll(async () => {
     },
   });
   h = await createHarness({ temporal: true, logSink: sink, config: { logLevel: 'info' } });
-  secret = h.repos.agencies.get(h.agencyId)!.signingSecret;
-  h.services.credentials.put(h.agencyId, 'agency', 'vapi', { apiKey: VAPI_KEY, serverSecret: VAPI_SECRET, secretKind: 'hmac' });
+  secret = (await h.store.agencies.get(h.agencyId))!.signingSecret;
+  await h.services.credentials.put(h.agencyId, 'agency', 'vapi', { apiKey: VAPI_KEY, serverSecret: VAPI_SECRET, secretKind: 'hmac' });
 });
 afterAll(async () => h?.close());
 
@@ -129,7 +129,7 @@ describe('POST /api/events/vapi/{agencyId}: each refusal is one warn line with i
   it('a replayed signature: the report is accepted once and logs no warning, the same delivery again is refused', async () => {
     const c = await createProjectAgentCampaign(h);
     const platformCallId = 'c0ffee00-0000-4000-8000-000000000004';
-    h.repos.placedCalls.record({ agencyId: h.agencyId, callId: 'refused-vapi-4', platform: 'vapi', platformCallId, campaignId: c.campaignId, contactId: 'ct_refused_4' });
+    await h.store.placedCalls.record({ agencyId: h.agencyId, callId: 'refused-vapi-4', platform: 'vapi', platformCallId, campaignId: c.campaignId, contactId: 'ct_refused_4' });
     const d = vapiSign(report(platformCallId), VAPI_SECRET);
     const first = await refused(() => deliver(d));
     expect(first.status).toBe(202);

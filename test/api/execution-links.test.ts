@@ -15,7 +15,7 @@ describe('executions link to their run in the Temporal Web UI', () => {
     const ctx = await createProjectAgentCampaign(h);
     const wf = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`;
     await h.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['vm'] } }] } });
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
     const event = callEnded(ctx.campaignId, { contactId: contact.id });
     expect((await postCallEvent(h, event)).status).toBe(202);
     await awaitRun(h, event.call.callId);

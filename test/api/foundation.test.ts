@@ -50,17 +50,17 @@ describe('authentication and authorisation (spec 5)', () => {
 
   it('a bad key is 401, a revoked key is 401', async () => {
     expect((await h.api('GET', '/api/v2/projects', { key: 'vck_nope' })).status).toBe(401);
-    const secret = h.key({});
-    const key = h.repos.apiKeys.list(h.agencyId).at(-1)!;
+    const secret = await h.key({});
+    const key = (await h.store.apiKeys.list(h.agencyId)).at(-1)!;
     expect((await h.api('GET', '/api/v2/projects', { key: secret })).status).toBe(200);
-    h.repos.apiKeys.revoke(h.agencyId, key.id);
+    await h.store.apiKeys.revoke(h.agencyId, key.id);
     const r = await h.api('GET', '/api/v2/projects', { key: secret });
     expect(r.status).toBe(401);
     expect(r.body.error).toBe('Unauthorized');
   });
 
   it('a key without the scope is 403 Forbidden naming the scope', async () => {
-    const key = h.key({ scopes: ['projects:read'] });
+    const key = await h.key({ scopes: ['projects:read'] });
     const r = await h.api('PUT', '/api/v2/projects/anything', { key, body: {} });
     expect(r.status).toBe(403);
     expect(r.body).toMatchObject({ success: false, error: 'Forbidden' });
@@ -68,7 +68,7 @@ describe('authentication and authorisation (spec 5)', () => {
   });
 
   it('a project_user key is 403 on agency_admin-only endpoints', async () => {
-    const key = h.key({ role: 'project_user', projectIds: ['x'] });
+    const key = await h.key({ role: 'project_user', projectIds: ['x'] });
     const r = await h.api('GET', '/api/v2/projects/systems', { key });
     expect(r.status).toBe(403);
     expect(r.body.message).toContain('agency_admin');
@@ -89,7 +89,7 @@ describe('authentication and authorisation (spec 5)', () => {
   it('a project_user reaching another project of its agency is 403', async () => {
     const mine = await createProjectAgentCampaign(h);
     const other = await createProjectAgentCampaign(h);
-    const key = h.key({ role: 'project_user', projectIds: [mine.projectId] });
+    const key = await h.key({ role: 'project_user', projectIds: [mine.projectId] });
     expect((await h.api('GET', `/api/v2/projects/${mine.projectId}`, { key })).status).toBe(200);
     const r = await h.api('GET', `/api/v2/projects/${other.projectId}`, { key });
     expect(r.status).toBe(403);
@@ -125,8 +125,8 @@ describe('error envelope (spec 7)', () => {
 
   it('409 SubAccountCapReached carries the code', async () => {
     const { agencyId } = h;
-    const agency = h.repos.agencies.get(agencyId)!;
-    const live = h.repos.projects.countLive(agencyId);
+    const agency = (await h.store.agencies.get(agencyId))!;
+    const live = await h.store.projects.countLive(agencyId);
     for (let i = live; i < agency.planLimit; i++) await createProjectAgentCampaign(h);
     const r = await h.api('POST', '/api/v2/projects', { body: { crm: 'crm_a', locationId: 'one_too_many' } });
     expect(r.status).toBe(409);
@@ -171,7 +171,7 @@ describe('Idempotency-Key (spec 4.12)', () => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(h.repos.projects.list(h.agencyId).filter((p) => p.locationId === body.locationId)).toHaveLength(1);
+    expect((await h.store.projects.list(h.agencyId)).filter((p) => p.locationId === body.locationId)).toHaveLength(1);
     const other = await h.api('POST', '/api/v2/projects', { body: { ...body, locationId: 'different' }, headers });
     expect(other.status).toBe(409);
     expect(other.body).toMatchObject({ success: false, error: 'CONFLICT' });
@@ -207,7 +207,7 @@ describe('rate limit', () => {
       expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(last!.headers.get('ratelimit-policy')).toBe('"default";q=3;w=60');
       // Another key is not affected.
-      expect((await limited.api('GET', '/api/v2/projects', { key: limited.key({}) })).status).toBe(200);
+      expect((await limited.api('GET', '/api/v2/projects', { key: await limited.key({}) })).status).toBe(200);
     } finally {
       await limited.close();
     }

@@ -55,7 +55,7 @@ describe('GET /metrics (Prometheus)', () => {
     const wf = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`;
     expect((await h.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['vm'] } }, { type: 'send-sms', config: { body: 'Sorry we missed you' } }] } })).status).toBe(200);
     expect((await h.api('POST', `${wf}/outcomes/CALLBACK/nodes`, { body: { nodes: [{ type: 'add-note', config: { body: 'call back' } }] } })).status).toBe(200);
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
     const events = [callEnded(ctx.campaignId, { contactId: contact.id }), callEnded(ctx.campaignId, { contactId: contact.id }), callEnded(ctx.campaignId, { contactId: contact.id, disposition: 'CALLBACK' })];
     for (const e of events) expect((await postCallEvent(h, e)).status).toBe(202);
     for (const e of events) expect(await awaitRun(h, e.call.callId)).toMatchObject({ status: 'succeeded' });

@@ -87,7 +87,7 @@ describe('the webhooks section and the document as a whole', () => {
     }
     expect(doc.components.securitySchemes.eventSignature.description).toMatch(/HMAC-SHA256 of "<t>\.<raw body>"/);
     // Each example validates against its own schema.
-    const { validate } = await import('../../server/http/validation.js');
+    const { validate } = await import('../../server/domain/validation.js');
     for (const hook of Object.values<{ post: { requestBody: { content: { 'application/json': { schema: object; examples: { sample: { value: unknown } } } } } } }>(doc.webhooks)) {
       const media = hook.post.requestBody.content['application/json'];
       expect(() => validate('body', media.schema, media.examples.sample.value)).not.toThrow();
@@ -105,7 +105,7 @@ describe('the webhooks section and the document as a whole', () => {
 describe('examples and links', () => {
   it('every operation with a body has an example that its own body schema accepts', async () => {
     const doc = (await h.api('GET', '/api/openapi.json', { key: null })).body;
-    const { validate } = await import('../../server/http/validation.js');
+    const { validate } = await import('../../server/domain/validation.js');
     const problems: string[] = [];
     let checked = 0;
     for (const [path, ops] of Object.entries<Record<string, { operationId: string; requestBody?: { content: Record<string, { schema: object; examples?: { sample?: { value: unknown } } }> } }>>(doc.paths)) {
@@ -162,7 +162,7 @@ describe('examples and links', () => {
 
 describe('documented workflow bodies agree with the two-stage validation', () => {
   it('every node of every starter template is valid for both; removed and unknown types for neither', async () => {
-    const { validate } = await import('../../server/http/validation.js');
+    const { validate } = await import('../../server/domain/validation.js');
     const { DocumentedAppendNodesBody, DocumentedPutWorkflowBody, REMOVED_NODE_TYPES } = await import('../../schemas/workflow.js');
     const { WORKFLOW_TEMPLATES, templateGraph } = await import('../../server/workflow-templates.js');
     const { findGraphProblems } = await import('../../engine/graph/validate.js');

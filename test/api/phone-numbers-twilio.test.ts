@@ -55,7 +55,7 @@ const key = () => `buy-41-${++seq}`;
 const buy = (body: Record<string, unknown>, idempotencyKey: string | null = key()) =>
   h.api('POST', BUY, { body: { campaignId: ctx.campaignId, ...body }, ...(idempotencyKey && { headers: { 'Idempotency-Key': idempotencyKey } }) });
 const twilioCalls = (from: number) => twilio.requests.slice(from).map((r) => `${r.method} ${r.path}${[...r.query].length ? `?${r.query}` : ''}`);
-const fromNumbers = () => h.repos.campaigns.get(h.agencyId, ctx.campaignId)!.fromNumbers;
+const fromNumbers = async () => (await h.store.campaigns.get(h.agencyId, ctx.campaignId))!.fromNumbers;
 const purchase = (k: string) => h.db.prepare('SELECT state, phone_number, twilio_sid, vapi_phone_number_id, attempts FROM number_purchases WHERE agency_id = ? AND purchase_key = ?').get(h.agencyId, k);
 const NUMBER_TABLES = ['phone_numbers', 'campaigns', 'number_purchases', 'idempotency_keys'];
 
@@ -75,8 +75,8 @@ describe('buying at Twilio, importing into Vapi', () => {
     expect(vapi.violations).toEqual([]);
     expect(vapiViolations('CreateTwilioPhoneNumberDTO', imported.request)).toEqual([]);
     expect(imported.request).toEqual({ provider: 'twilio', number: '+15125550100', twilioAccountSid: ACCOUNT, twilioAuthToken: AUTH_TOKEN, name: 'Front desk', smsEnabled: false });
-    expect(h.repos.phoneNumbers.get(h.agencyId, '+15125550100')).toMatchObject({ twilioSid: bought.sid, vapiPhoneNumberId: imported.number.id, nickname: 'Front desk' });
-    expect(fromNumbers()).toContain('+15125550100');
+    expect(await h.store.phoneNumbers.get(h.agencyId, '+15125550100')).toMatchObject({ twilioSid: bought.sid, vapiPhoneNumberId: imported.number.id, nickname: 'Front desk' });
+    expect((await fromNumbers())).toContain('+15125550100');
     expect(purchase(k)).toEqual({ state: 'done', phone_number: '+15125550100', twilio_sid: bought.sid, vapi_phone_number_id: imported.number.id, attempts: 1 });
     expect(r.text).not.toContain(AUTH_TOKEN);
 
@@ -90,12 +90,12 @@ describe('buying at Twilio, importing into Vapi', () => {
 
   it('the dialer places a call from the bought number at once, with the Vapi id stored for it', async () => {
     expect((await h.api('PATCH', `/api/agent-builder/agents/${ctx.agentId}`, { body: { vapiAssistantId: ASSISTANT } })).status).toBe(200);
-    const voice = composeVoice(h.services.config, h.db, h.repos, createLogger('silent'), () => h.url, h.services.credentials);
+    const voice = composeVoice(h.services.config, h.store, createLogger('silent'), () => h.url, h.services.credentials);
     try {
       const placed = await voice.placeCall({ agencyId: h.agencyId, callId: 'call_41_first', campaignId: ctx.campaignId, contactId: 'ct_41', to: '+15125550177', from: '+15125550100' });
       expect(placed.platform).toBe('vapi');
       expect(vapi.violations).toEqual([]);
-      expect(vapi.calls.at(-1)!.request).toMatchObject({ phoneNumberId: h.repos.phoneNumbers.get(h.agencyId, '+15125550100')!.vapiPhoneNumberId, customer: { number: '+15125550177' } });
+      expect(vapi.calls.at(-1)!.request).toMatchObject({ phoneNumberId: (await h.store.phoneNumbers.get(h.agencyId, '+15125550100'))!.vapiPhoneNumberId, customer: { number: '+15125550177' } });
     } finally {
       voice.close();
     }
@@ -123,7 +123,7 @@ describe('buying at Twilio, importing into Vapi', () => {
     expect(twilioCalls(from)).toEqual([`POST ${PURCHASES}`]);
     expect(twilio.requests.at(-1)!.body).toMatchObject({ PhoneNumber: '+17375550114' });
     expect(twilio.owned.at(-1)!.phone_number).toBe('+17375550114');
-    expect(fromNumbers()).toContain('+17375550114');
+    expect((await fromNumbers())).toContain('+17375550114');
   });
 
   it('no number available: a 409 naming what was asked, nothing bought, stored or recorded', async () => {
@@ -200,7 +200,7 @@ describe('never bought twice', () => {
     expect(lost.body.message).toContain(`retry with the header Idempotency-Key: ${k}`);
     // Twilio bought it; the product has not stored it yet.
     expect(twilio.owned).toHaveLength(ownedBefore + 1);
-    expect(h.repos.phoneNumbers.get(h.agencyId, number.phone_number)).toBeUndefined();
+    expect(await h.store.phoneNumbers.get(h.agencyId, number.phone_number)).toBeUndefined();
 
     // Another request under the unfinished purchase's key is refused, not bought.
     const other = await buy({ areaCode: 512 }, k);
@@ -213,7 +213,7 @@ describe('never bought twice', () => {
     expect(twilioCalls(from)).toEqual([`GET ${PURCHASES}?PhoneNumber=${encodeURIComponent(number.phone_number)}&PageSize=50`]);
     expect(twilio.owned).toHaveLength(ownedBefore + 1);
     expect(twilio.owned.filter((n) => n.phone_number === number.phone_number)).toHaveLength(1);
-    expect(h.repos.phoneNumbers.list(h.agencyId).filter((n) => n.phoneNumber === number.phone_number)).toEqual([expect.objectContaining({ twilioSid: twilio.owned.at(-1)!.sid })]);
+    expect((await h.store.phoneNumbers.list(h.agencyId)).filter((n) => n.phoneNumber === number.phone_number)).toEqual([expect.objectContaining({ twilioSid: twilio.owned.at(-1)!.sid })]);
     expect(vapi.imported.slice(importedBefore).map((p) => p.number.number)).toEqual([number.phone_number]);
     expect(retry.body.phoneNumber).toMatchObject({ phoneNumber: number.phone_number, vapiPhoneNumberId: vapi.imported.at(-1)!.number.id });
     expect(purchase(k)).toMatchObject({ state: 'done', attempts: 2 });
@@ -239,9 +239,9 @@ describe('never bought twice', () => {
     expect(lost.status).toBe(503);
     const n = twilio.owned.at(-1)!.phone_number;
     expect(lost.body.message).toContain(`Twilio bought ${n}, which is now the agency's number (not yet on the campaign); its import into Vapi did not complete`);
-    expect(h.repos.phoneNumbers.get(h.agencyId, n)).toMatchObject({ twilioSid: twilio.owned.at(-1)!.sid });
-    expect(h.repos.phoneNumbers.get(h.agencyId, n)!.vapiPhoneNumberId).toBeUndefined();
-    expect(fromNumbers()).not.toContain(n);
+    expect(await h.store.phoneNumbers.get(h.agencyId, n)).toMatchObject({ twilioSid: twilio.owned.at(-1)!.sid });
+    expect((await h.store.phoneNumbers.get(h.agencyId, n))!.vapiPhoneNumberId).toBeUndefined();
+    expect((await fromNumbers())).not.toContain(n);
     expect(purchase(k)).toMatchObject({ state: 'importing' });
 
     const [twilioFrom, vapiFrom] = [twilio.requests.length, vapi.requests.length];
@@ -252,7 +252,7 @@ describe('never bought twice', () => {
     expect(twilio.owned).toHaveLength(owned + 1);
     expect(vapi.imported).toHaveLength(imported + 1);
     expect(retry.body.phoneNumber.vapiPhoneNumberId).toBe(vapi.imported.at(-1)!.number.id);
-    expect(fromNumbers()).toContain(n);
+    expect((await fromNumbers())).toContain(n);
   });
 
   it("Vapi refuses the import: a 409 with Vapi's message saying the number is the agency's; the retry imports it, buying nothing", async () => {

@@ -79,14 +79,14 @@ describe('cadences CRUD', () => {
   it('roles and scopes: project_user reads, only agency_admin writes; another agency gets 404', async () => {
     const created = await h.api('POST', '/api/power-dialer/cadences', { body: { name: 'Mine', steps: [{ delayMinutes: 0 }] } });
     const id = created.body.data.id;
-    const reader = h.key({ role: 'project_user', scopes: ['power_dialer:read', 'power_dialer:write'], projectIds: [] });
+    const reader = await h.key({ role: 'project_user', scopes: ['power_dialer:read', 'power_dialer:write'], projectIds: [] });
     expect((await h.api('GET', `/api/power-dialer/cadences/${id}`, { key: reader })).status).toBe(200);
     expect((await h.api('GET', '/api/power-dialer/cadences', { key: reader })).status).toBe(200);
     const w = await h.api('POST', '/api/power-dialer/cadences', { key: reader, body: { name: 'x', steps: [{ delayMinutes: 0 }] } });
     expect(w.status).toBe(403);
     expect(w.body.success).toBe(false);
     expect(w.body.error).toContain('agency_admin');
-    const noWrite = h.key({ scopes: ['power_dialer:read'] });
+    const noWrite = await h.key({ scopes: ['power_dialer:read'] });
     const before = rowsOf(h.db, ['cadences']);
     expect((await h.api('PATCH', `/api/power-dialer/cadences/${id}`, { key: noWrite, body: { name: 'y' } })).status).toBe(403);
     expect((await h.api('PATCH', `/api/power-dialer/cadences/${id}`, { key: reader, body: { name: 'y' } })).status).toBe(403);
@@ -110,10 +110,10 @@ describe('campaigns and projects refer to cadences and windows that work', () =>
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('body.config.cadenceId');
     const foreign = await h.api('POST', '/api/power-dialer/cadences', { key: h.otherAgencyKey, body: { name: 'theirs', steps: [{ delayMinutes: 0 }] } });
-    const stored = h.repos.campaigns.get(h.agencyId, campaignId);
+    const stored = await h.store.campaigns.get(h.agencyId, campaignId);
     expect((await h.api('PATCH', path, { body: { config: { cadenceId: foreign.body.data.id } } })).status).toBe(400);
     expect((await h.api('PATCH', path, { body: { name: 'not saved', config: { cadenceId: 'cad_nope' } } })).status).toBe(400);
-    expect(h.repos.campaigns.get(h.agencyId, campaignId)).toEqual(stored);
+    expect(await h.store.campaigns.get(h.agencyId, campaignId)).toEqual(stored);
     const mine = await h.api('POST', '/api/power-dialer/cadences', { body: journeyCadence });
     const good = await h.api('PATCH', path, { body: { config: { cadenceId: mine.body.data.id } } });
     expect(good.status).toBe(200);

@@ -10,10 +10,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
-import { leadWorkflowInput } from '../../server/power-dialer/dialer.js';
+import { leadWorkflowInput } from '../../server/domain/power-dialer/dialer.js';
 import { firstMove } from '../../engine/workflows/lead-cadence-plan.js';
 import { windowZone } from '../../engine/cadence/index.js';
-import type { LeadRecord } from '../../server/store/leads.js';
+import type { LeadRecord } from '../../server/store/index.js';
 
 const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/power-dialer.md'), 'utf8');
 const section = doc.slice(doc.indexOf("### Which time zone a lead's calling window is read in"), doc.indexOf('### Enrolment'));
@@ -58,12 +58,12 @@ describe("docs/power-dialer.md: which time zone a lead's calling window is read 
       body: { dialing: 'pd', callingWindow: window, ...(row.campaign !== undefined && { multipleTimezoneCheck: row.campaign }) },
     });
     expect(campaign.status, campaign.text).toBe(200);
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId: c.locationId, fullName: 'Ana Lopez', phone: '+15125550123', ...(row.contactZone && { timezone: row.contactZone }) });
-    const project = h.repos.projects.get(h.agencyId, c.projectId)!;
-    const stored = h.repos.campaigns.get(h.agencyId, c.campaignId)!;
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId: c.locationId, fullName: 'Ana Lopez', phone: '+15125550123', ...(row.contactZone && { timezone: row.contactZone }) });
+    const project = (await h.store.projects.get(h.agencyId, c.projectId))!;
+    const stored = (await h.store.campaigns.get(h.agencyId, c.campaignId))!;
     const lead = { agencyId: h.agencyId, id: `lead_doc_${_i}`, phone: contact.phone } as LeadRecord;
 
-    const input = leadWorkflowInput(h.services, lead, stored, project, contact, enrolledAt);
+    const input = await leadWorkflowInput(h.services, lead, stored, project, contact, enrolledAt);
     expect(windowZone(input.windows[0]!, input.zoneOpts)).toBe(row.zone);
     const first = firstMove(input, enrolledAt);
     expect(first).toMatchObject({ kind: 'call', step: 0, status: 'scheduled' });

@@ -32,11 +32,11 @@ describe('enrolment from CRM contact events', () => {
     expect(first.status).toBe(202);
     expect(first.body.data.enrolled).toHaveLength(1);
     const leadId = first.body.data.enrolled[0];
-    const lead = h.repos.leads.get(h.agencyId, leadId)!;
+    const lead = (await h.store.leads.get(h.agencyId, leadId))!;
     expect(lead).toMatchObject({ campaignId, contactId: event.contact.id, cadenceStep: 0, callStatus: 'scheduled', live: true, firstName: 'Ana', fullName: 'Ana Lee', phone: event.contact.phone, tags: [c.activeTag] });
     // Step 0 is timed from enrolment (createdAt), and no calling window applies here.
     expect(Date.parse(lead.nextCallTime) - Date.parse(lead.createdAt)).toBe(600 * 60_000);
-    expect(h.repos.crm.getContact(h.agencyId, locationId, event.contact.id)).toMatchObject({ firstName: 'Ana', tags: [c.activeTag] });
+    expect(await h.store.crm.getContact(h.agencyId, locationId, event.contact.id)).toMatchObject({ firstName: 'Ana', tags: [c.activeTag] });
     const running = await h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId)).describe();
     expect(running.status.name).toBe('RUNNING');
 
@@ -44,9 +44,9 @@ describe('enrolment from CRM contact events', () => {
     const again = await postContactEvent(h, { ...event, contact: { ...event.contact, firstName: 'Ana Maria', tags: [c.activeTag, 'vip'] } });
     expect(again.status).toBe(202);
     expect(again.body.data).toEqual({ contactId: event.contact.id, enrolled: [], removed: [] });
-    expect(h.repos.leads.ofContact(h.agencyId, event.contact.locationId, event.contact.id)).toHaveLength(1);
+    expect(await h.store.leads.ofContact(h.agencyId, event.contact.locationId, event.contact.id)).toHaveLength(1);
     // ... but the lead shows the contact's new data.
-    expect(h.repos.leads.get(h.agencyId, leadId)).toMatchObject({ firstName: 'Ana Maria', tags: [c.activeTag, 'vip'] });
+    expect(await h.store.leads.get(h.agencyId, leadId)).toMatchObject({ firstName: 'Ana Maria', tags: [c.activeTag, 'vip'] });
   });
 
   it('enrols only with an active tag and no inactive tag (case-insensitive), into active campaigns of live projects', async () => {
@@ -78,7 +78,7 @@ describe('enrolment from CRM contact events', () => {
     const leadId = (await postContactEvent(h, event)).body.data.enrolled[0];
     const out = await postContactEvent(h, { ...event, contact: { ...event.contact, tags: [c.activeTag, 'do-not-call'] } });
     expect(out.body.data.removed).toEqual([leadId]);
-    expect(h.repos.leads.get(h.agencyId, leadId)).toBeUndefined();
+    expect(await h.store.leads.get(h.agencyId, leadId)).toBeUndefined();
     expect(await workflowResult(leadId)).toMatchObject({ status: 'stopped', reason: 'excluded' });
     // While excluded it does not come back; once the tag is gone it may.
     // (each delivery differs: an identical body signed in the same second is a replay)
@@ -104,21 +104,21 @@ describe('enrolment from CRM contact events', () => {
     const unsigned = await h.api('POST', '/api/events/contacts', { key: null, body: event, headers: { 'x-agency-id': h.agencyId } });
     expect(unsigned.status).toBe(401);
     const raw = JSON.stringify(event);
-    const { signPayload } = await import('../../server/routes/events.js');
-    const headers = { 'content-type': 'application/json', 'x-agency-id': h.agencyId, 'x-signature': signPayload(h.repos.agencies.get(h.agencyId)!.signingSecret, raw) };
+    const { signPayload } = await import('../../server/domain/event-signature.js');
+    const headers = { 'content-type': 'application/json', 'x-agency-id': h.agencyId, 'x-signature': signPayload((await h.store.agencies.get(h.agencyId))!.signingSecret, raw) };
     expect((await h.api('POST', '/api/events/contacts', { key: null, rawBody: raw, headers })).status).toBe(202);
     const replay = await h.api('POST', '/api/events/contacts', { key: null, rawBody: raw, headers });
     expect(replay.status).toBe(401);
     expect(replay.body.message).toContain('replay');
     // Another agency's secret cannot enrol into this agency.
-    expect((await postContactEvent(h, contactEvent(locationId), { secret: h.repos.agencies.get(`${h.agencyId}_other`)!.signingSecret })).status).toBe(401);
+    expect((await postContactEvent(h, contactEvent(locationId), { secret: (await h.store.agencies.get(`${h.agencyId}_other`))!.signingSecret })).status).toBe(401);
   });
 });
 
 describe('POST /api/power-dialer/leads and DELETE /api/power-dialer/leads/{leadId}', () => {
   it('enrols an existing contact by id, once; an Idempotency-Key replays; DELETE removes and stops it', async () => {
     const { locationId, campaignId, activeTag } = await dialerCampaign(h, { steps: LATER });
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId, firstName: 'Bo', fullName: 'Bo Diaz', phone: '(512) 555-0142', email: 'bo@example.net', tags: [activeTag] });
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId, firstName: 'Bo', fullName: 'Bo Diaz', phone: '(512) 555-0142', email: 'bo@example.net', tags: [activeTag] });
     const headers = { 'Idempotency-Key': `enrol-${contact.id}` };
     const r = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId, contactId: contact.id }, headers });
     expect(r.status).toBe(200);
@@ -148,8 +148,8 @@ describe('POST /api/power-dialer/leads and DELETE /api/power-dialer/leads/{leadI
     const r = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId, contact: { firstName: 'Cy', phone: '+15125550177', tags: [activeTag] } } });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ firstName: 'Cy', fullName: 'Cy', phone: '+15125550177' });
-    const stored = h.repos.leads.get(h.agencyId, r.body.data._id)!;
-    expect(h.repos.crm.getContact(h.agencyId, locationId, stored.contactId)).toMatchObject({ firstName: 'Cy' });
+    const stored = (await h.store.leads.get(h.agencyId, r.body.data._id))!;
+    expect(await h.store.crm.getContact(h.agencyId, locationId, stored.contactId)).toMatchObject({ firstName: 'Cy' });
 
     // Each refusal below leaves the queue as it was (a contact given by fields may be stored in the
     // CRM before the rules refuse it: that is the CRM's copy, not a lead).
@@ -171,7 +171,7 @@ describe('POST /api/power-dialer/leads and DELETE /api/power-dialer/leads/{leadI
     expect((await h.api('POST', '/api/power-dialer/leads', { body: { campaignId, contactId: 'ct_nope' } })).status).toBe(404);
     const foreign = await h.api('POST', '/api/power-dialer/leads', { key: h.otherAgencyKey, body: { campaignId, contact: { phone: '+15125550180', tags: [activeTag] } } });
     expect(foreign.status).toBe(404);
-    const reader = h.key({ role: 'project_user', scopes: ['power_dialer:read', 'power_dialer:write'], projectIds: [] });
+    const reader = await h.key({ role: 'project_user', scopes: ['power_dialer:read', 'power_dialer:write'], projectIds: [] });
     expect((await h.api('POST', '/api/power-dialer/leads', { key: reader, body: { campaignId, contactId: 'x' } })).status).toBe(403);
     expect(rowsOf(h.db, ['leads'])).toEqual(leadsBefore);
   });
@@ -180,7 +180,7 @@ describe('POST /api/power-dialer/leads and DELETE /api/power-dialer/leads/{leadI
 describe("another agency's enrolment attempts", () => {
   it("by API key, or by contact events signed with the wrong agency's secret: refused, and no lead or contact row of either agency changes", async () => {
     const c = await dialerCampaign(h, { steps: LATER });
-    const mine = h.repos.crm.createContact(h.agencyId, { locationId: c.locationId, firstName: 'Eve', fullName: 'Eve Ng', phone: '+15125550190', email: 'eve@example.net', tags: [c.activeTag] });
+    const mine = await h.store.crm.createContact(h.agencyId, { locationId: c.locationId, firstName: 'Eve', fullName: 'Eve Ng', phone: '+15125550190', email: 'eve@example.net', tags: [c.activeTag] });
     const enrolled = (await postContactEvent(h, c.event())).body.data.enrolled;
     expect(enrolled).toHaveLength(1);
     await asleep(enrolled[0]);
@@ -198,10 +198,10 @@ describe("another agency's enrolment attempts", () => {
     const byId = await h.api('POST', '/api/power-dialer/leads', { key: h.otherAgencyKey, body: { campaignId: c.campaignId, contactId: mine.id } });
     expect(byId.status).toBe(404);
     // A contact event for this agency, signed with the other agency's secret.
-    const forged = await postContactEvent(h, contactEvent(c.locationId, { tags: [c.activeTag] }), { secret: h.repos.agencies.get(`${h.agencyId}_other`)!.signingSecret });
+    const forged = await postContactEvent(h, contactEvent(c.locationId, { tags: [c.activeTag] }), { secret: (await h.store.agencies.get(`${h.agencyId}_other`))!.signingSecret });
     expect(forged.status).toBe(401);
     // Our contact's deletion, sent in the other agency's name but signed with our secret: refused too.
-    const removal = await postContactEvent(h, { type: 'contact.deleted', contact: { id: mine.id, locationId: c.locationId } }, { secret: h.repos.agencies.get(h.agencyId)!.signingSecret, agencyId: `${h.agencyId}_other` });
+    const removal = await postContactEvent(h, { type: 'contact.deleted', contact: { id: mine.id, locationId: c.locationId } }, { secret: (await h.store.agencies.get(h.agencyId))!.signingSecret, agencyId: `${h.agencyId}_other` });
     expect(removal.status).toBe(401);
 
     expect(rowsOf(h.db, TABLES)).toEqual(before);
@@ -214,11 +214,11 @@ describe('leaving when the campaign or project stops', () => {
     const { locationId, campaignId } = c;
     const a = (await postContactEvent(h, c.event())).body.data.enrolled[0];
     const b = (await postContactEvent(h, c.event())).body.data.enrolled[0];
-    h.repos.leads.mirror(h.agencyId, b, { callStatus: 'completed', cadenceStep: 0 });
+    await h.store.leads.mirror(h.agencyId, b, { callStatus: 'completed', cadenceStep: 0 });
     const r = await h.api('PATCH', `/api/agent-builder/projects/${locationId}/campaigns/${campaignId}`, { body: { active: false } });
     expect(r.status).toBe(200);
-    expect(h.repos.leads.get(h.agencyId, a)).toBeUndefined();
-    expect(h.repos.leads.get(h.agencyId, b)).toMatchObject({ callStatus: 'completed' });
+    expect(await h.store.leads.get(h.agencyId, a)).toBeUndefined();
+    expect(await h.store.leads.get(h.agencyId, b)).toMatchObject({ callStatus: 'completed' });
     expect(await workflowResult(a)).toMatchObject({ status: 'stopped', reason: 'campaign_stopped' });
   });
 
@@ -226,13 +226,13 @@ describe('leaving when the campaign or project stops', () => {
     const one = await dialerCampaign(h, { steps: LATER, freshProject: true });
     const leadA = (await postContactEvent(h, one.event())).body.data.enrolled[0];
     expect((await h.api('PUT', `/api/v2/projects/${one.projectId}`, { body: { active: false } })).status).toBe(200);
-    expect(h.repos.leads.get(h.agencyId, leadA)).toBeUndefined();
+    expect(await h.store.leads.get(h.agencyId, leadA)).toBeUndefined();
     expect(await workflowResult(leadA)).toMatchObject({ status: 'stopped', reason: 'project_stopped' });
 
     const two = await dialerCampaign(h, { steps: LATER, freshProject: true });
     const leadB = (await postContactEvent(h, two.event())).body.data.enrolled[0];
     expect((await h.api('DELETE', `/api/v2/projects/${two.projectId}`)).status).toBe(200);
-    expect(h.repos.leads.get(h.agencyId, leadB)).toBeUndefined();
+    expect(await h.store.leads.get(h.agencyId, leadB)).toBeUndefined();
     expect(await workflowResult(leadB)).toMatchObject({ status: 'stopped', reason: 'project_stopped' });
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
-import type { LeadRecord } from '../../server/store/leads.js';
+import type { LeadRecord } from '../../server/store/index.js';
 import type { LeadCallStatus } from '../../schemas/cadence.js';
 
 // The two lead lists (spec 4.7, 4.8) read the leads table; these tests write it through the
@@ -65,20 +65,20 @@ beforeAll(async () => {
 
   const ag = h.agencyId;
   const inA = (over: Partial<LeadRecord> = {}) => lead(ag, A.projectId, A.locationId, A.campaignId, over);
-  h.repos.leads.transaction(() => {
+  await h.store.withTransaction(async (tx) => {
     // 60 leads at step 0 of campaign A1; 5 at step 1; finished and parked ones that the step list leaves out.
-    for (let i = 0; i < 60; i++) h.repos.leads.insert(inA());
-    for (let i = 0; i < 5; i++) h.repos.leads.insert(inA({ cadenceStep: 1, cadenceId: 'cad_2', callStatus: i === 0 ? 'callback' : 'calling' }));
-    for (const callStatus of ['completed', 'exhausted', 'dropped'] as const) h.repos.leads.insert(inA({ callStatus }));
-    for (let i = 0; i < 3; i++) h.repos.leads.insert(inA({ callStatus: 'waiting_for_window' }));
-    h.repos.leads.insert(inA({ firstName: 'Zoë', fullName: 'ZOE Quinn', email: 'Zoe.Quinn@Example.org', phone: '+15125559999', tags: ['new-lead', 'vip'] }));
+    for (let i = 0; i < 60; i++) await tx.leads.insert(inA());
+    for (let i = 0; i < 5; i++) await tx.leads.insert(inA({ cadenceStep: 1, cadenceId: 'cad_2', callStatus: i === 0 ? 'callback' : 'calling' }));
+    for (const callStatus of ['completed', 'exhausted', 'dropped'] as const) await tx.leads.insert(inA({ callStatus }));
+    for (let i = 0; i < 3; i++) await tx.leads.insert(inA({ callStatus: 'waiting_for_window' }));
+    await tx.leads.insert(inA({ firstName: 'Zoë', fullName: 'ZOE Quinn', email: 'Zoe.Quinn@Example.org', phone: '+15125559999', tags: ['new-lead', 'vip'] }));
     // Campaign A2 and project B.
-    for (let i = 0; i < 4; i++) h.repos.leads.insert(lead(ag, A.projectId, A.locationId, A2));
-    h.repos.leads.insert(lead(ag, A.projectId, A.locationId, A2, { callStatus: 'waiting_for_window' }));
-    for (let i = 0; i < 7; i++) h.repos.leads.insert(lead(ag, B.projectId, B.locationId, B.campaignId));
-    h.repos.leads.insert(lead(ag, B.projectId, B.locationId, B.campaignId, { callStatus: 'waiting_for_window' }));
+    for (let i = 0; i < 4; i++) await tx.leads.insert(lead(ag, A.projectId, A.locationId, A2));
+    await tx.leads.insert(lead(ag, A.projectId, A.locationId, A2, { callStatus: 'waiting_for_window' }));
+    for (let i = 0; i < 7; i++) await tx.leads.insert(lead(ag, B.projectId, B.locationId, B.campaignId));
+    await tx.leads.insert(lead(ag, B.projectId, B.locationId, B.campaignId, { callStatus: 'waiting_for_window' }));
     // Another agency: same step, same status, a name that matches the searches below.
-    h.repos.leads.insert(lead(`${ag}_other`, h.repos.projects.find(`${ag}_other`, other.locationId)!.id, other.locationId, other.campaignId, { fullName: 'ZOE Quinn' }));
+    await tx.leads.insert(lead(`${ag}_other`, (await tx.projects.find(`${ag}_other`, other.locationId))!.id, other.locationId, other.campaignId, { fullName: 'ZOE Quinn' }));
   });
 });
 afterAll(async () => h?.close());
@@ -183,7 +183,7 @@ describe('GET /api/power-dialer/pipeline/leads (spec 4.7)', () => {
   });
 
   it('a locationId the caller cannot reach, or that does not exist: 403 with exactly the short body', async () => {
-    const key = h.key({ role: 'project_user', scopes: ['power_dialer:read'], projectIds: [B.projectId] });
+    const key = await h.key({ role: 'project_user', scopes: ['power_dialer:read'], projectIds: [B.projectId] });
     for (const loc of [A.locationId, 'loc_nowhere', other.locationId]) {
       const r = await list(`?cadenceStep=0&locationId=${loc}`, key);
       expect(r.status, loc).toBe(403);
@@ -198,7 +198,7 @@ describe('GET /api/power-dialer/pipeline/leads (spec 4.7)', () => {
   });
 
   it('a project_user key sees only its projects; another agency sees none of ours', async () => {
-    const key = h.key({ role: 'project_user', scopes: ['power_dialer:read'], projectIds: [B.projectId] });
+    const key = await h.key({ role: 'project_user', scopes: ['power_dialer:read'], projectIds: [B.projectId] });
     const mine = await list('?cadenceStep=0&limit=100', key);
     expect(mine.body.data.total).toBe(7);
     expect(mine.body.data.leads).toHaveLength(7);
@@ -215,7 +215,7 @@ describe('GET /api/power-dialer/pipeline/leads (spec 4.7)', () => {
     const r = await list('?cadenceStep=0', null as unknown as string);
     expect(r.status).toBe(401);
     expect(r.body).toEqual({ success: false, error: 'Unauthorized' });
-    const noScope = await list('?cadenceStep=0', h.key({ scopes: ['projects:read'] }));
+    const noScope = await list('?cadenceStep=0', await h.key({ scopes: ['projects:read'] }));
     expect(noScope.status).toBe(403);
     expect(Object.keys(noScope.body).sort()).toEqual(['error', 'success']);
     expect(noScope.body.error).toContain('power_dialer:read');

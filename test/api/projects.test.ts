@@ -30,7 +30,7 @@ describe('projects (spec 2.1, 3.1, 4.1, 4.2)', () => {
     const missing = await connect({ crm: 'crm_b', locationId: 'loc_b0', active: false });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toContain('crm_b');
-    expect(h.repos.projects.find(h.agencyId, 'loc_b0')).toBeUndefined();
+    expect(await h.store.projects.find(h.agencyId, 'loc_b0')).toBeUndefined();
     const r = await connect({ crm: 'crm_b', locationId: 'loc_b1', active: false, crm_b: { accountId: 'acc_1', accountName: 'Clinic', subdomain: 'clinic' } });
     expect(r.status).toBe(200);
     expect(r.body.data.crm_b).toEqual({ accountId: 'acc_1', accountName: 'Clinic', subdomain: 'clinic' });
@@ -48,12 +48,12 @@ describe('projects (spec 2.1, 3.1, 4.1, 4.2)', () => {
       const refused = await hh.api('PUT', `/api/v2/projects/${fourth.body.data.id}`, { body: { active: true } });
       expect(refused.status).toBe(409);
       expect(refused.body).toMatchObject({ success: false, error: 'CONFLICT', code: 'SubAccountCapReached' });
-      expect(hh.repos.projects.get(hh.agencyId, fourth.body.data.id)).toMatchObject({ active: false, status: 'stopped' });
+      expect(await hh.store.projects.get(hh.agencyId, fourth.body.data.id)).toMatchObject({ active: false, status: 'stopped' });
       // connecting a fifth live one is refused the same way, and stores nothing
       const fifth = await hh.api('POST', '/api/v2/projects', { body: { crm: 'crm_a', locationId: 'cap_4' } });
       expect(fifth.status).toBe(409);
       expect(fifth.body).toMatchObject({ code: 'SubAccountCapReached' });
-      expect(hh.repos.projects.find(hh.agencyId, 'cap_4')).toBeUndefined();
+      expect(await hh.store.projects.find(hh.agencyId, 'cap_4')).toBeUndefined();
       const stopped = await hh.api('PUT', `/api/v2/projects/${ids[0]}`, { body: { active: false } });
       expect(stopped.body.data).toMatchObject({ active: false, status: 'stopped' });
       const live = await hh.api('PUT', `/api/v2/projects/${fourth.body.data.id}`, { body: { active: true } });
@@ -76,12 +76,12 @@ describe('projects (spec 2.1, 3.1, 4.1, 4.2)', () => {
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ id: p.id, businessName: 'New Name', knowledgeBase: 'kb', customFlag: 'x', status: 'stopped' });
     expect(r.body.data.callingWindowOverride).toHaveLength(1);
-    const stored = h.repos.projects.get(h.agencyId, p.id);
+    const stored = await h.store.projects.get(h.agencyId, p.id);
     expect(stored).toMatchObject({ businessName: 'New Name', knowledgeBase: 'kb' });
     const bad = await h.api('PUT', `/api/v2/projects/${p.id}`, { body: { businessName: 'Not Saved', callingWindowOverride: { days: [0], start: '9:00', end: '17:00', tz: 'UTC' } } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('VALIDATION');
-    expect(h.repos.projects.get(h.agencyId, p.id)).toEqual(stored);
+    expect(await h.store.projects.get(h.agencyId, p.id)).toEqual(stored);
   });
 
   it('delete hides and disconnects; a project 404 carries only message', async () => {
@@ -93,15 +93,15 @@ describe('projects (spec 2.1, 3.1, 4.1, 4.2)', () => {
     const gone = await h.api('GET', `/api/v2/projects/${projectId}`);
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual({ success: false, message: expect.any(String) });
-    expect(h.repos.campaigns.get(h.agencyId, campaignId)!.active).toBe(false);
+    expect((await h.store.campaigns.get(h.agencyId, campaignId))!.active).toBe(false);
     const again = await h.api('DELETE', `/api/v2/projects/${projectId}`);
     expect(again.status).toBe(404);
   });
 
   it('a disconnected project blocks what needs the CRM with a clear error', async () => {
     const { projectId, agentId } = await createProjectAgentCampaign(h);
-    const p = h.repos.projects.get(h.agencyId, projectId)!;
-    h.repos.projects.save({ ...p, status: 'disconnected' });
+    const p = (await h.store.projects.get(h.agencyId, projectId))!;
+    await h.store.projects.save({ ...p, status: 'disconnected' });
     expect((await h.api('GET', `/api/v2/projects/${projectId}`)).body.data.status).toBe('disconnected');
     const r = await h.api('GET', `/api/agent-builder/agents/${agentId}/crm-custom-values`);
     expect(r.status).toBe(409);

@@ -13,7 +13,7 @@ import { loadConfig } from '../../server/config.js';
 import { seedLocation, startGohighlevelFake, type GohighlevelFake } from '../fakes/gohighlevel-fake.js';
 import { startVapiFake, type VapiFake } from '../fakes/vapi-fake.js';
 import { mapEndOfCallReport } from '../../server/adapters/vapi/server-messages.js';
-import { seedDemo, DEMO_AGENCY } from '../../server/seed.js';
+import { seedDemo, DEMO_AGENCY } from '../../server/domain/seed.js';
 import { chooseCallerId } from '../../engine/cadence/index.js';
 
 const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/providers.md'), 'utf8');
@@ -82,8 +82,8 @@ describe('docs/providers.md against the product', () => {
   it('the Vapi server URL is PUBLIC_URL as set, scheme included, as its example says', async () => {
     if (!publicUrlExample) throw new Error('docs/providers.md gives no example of a server URL built from PUBLIC_URL');
     expect(publicUrlExample.publicUrl).toMatch(/^https:\/\//);
-    h.repos.agencies.ensure(publicUrlExample.agencyId, 'Acme', 3);
-    const key = h.key({ agencyId: publicUrlExample.agencyId });
+    await h.store.agencies.ensure(publicUrlExample.agencyId, 'Acme', 3);
+    const key = await h.key({ agencyId: publicUrlExample.agencyId });
     const r = await h.api('PUT', '/api/agency/credentials/vapi', { key, body: { apiKey: vapi.apiKey } });
     expect(r.status, r.text).toBe(200);
     expect(r.body.data.serverUrl).toBe(publicUrlExample.serverUrl);
@@ -106,7 +106,7 @@ describe('docs/providers.md against the product', () => {
     const api = (await h.api('GET', '/api/openapi.json', { key: null })).body;
     expect(api.components.securitySchemes.vapiSignature.description).toMatch(/seconds or in milliseconds/);
     expect(api.paths['/api/events/vapi/{agencyId}'].post.description).toMatch(/seconds or milliseconds/);
-    h.services.credentials.put(h.agencyId, 'agency', 'vapi', { apiKey: 'vapi-private-key-docs', serverSecret: VAPI_SECRET, secretKind: 'hmac' });
+    await h.services.credentials.put(h.agencyId, 'agency', 'vapi', { apiKey: 'vapi-private-key-docs', serverSecret: VAPI_SECRET, secretKind: 'hmac' });
     for (const timestamp of [String(Math.floor(Date.now() / 1000)), String(Date.now())]) {
       const raw = JSON.stringify({ message: { type: 'status-update', status: 'in-progress' } });
       const signature = createHmac('sha256', VAPI_SECRET).update(`${timestamp}.${raw}`).digest('hex');
@@ -118,12 +118,12 @@ describe('docs/providers.md against the product', () => {
   it("the demo carries the caller ID the docs name, and the docs' Vapi steps for the demo leave the dialer a Vapi number", async () => {
     const named = /sandbox number \((\+\d+) on a fresh\s+data directory/.exec(doc)![1]!;
     expect(dialerDoc).toContain(`${named} on a fresh data directory`);
-    const seeded = seedDemo({ db: h.db, repos: h.repos, planLimit: 3 })!;
+    const seeded = (await seedDemo({ store: h.store, planLimit: 3 }))!;
     const demo = (m: string, p: string, body?: unknown) => h.api(m, p, { key: seeded.adminKey, ...(body !== undefined && { body }) });
     const campaign = (await demo('GET', '/api/agent-builder/projects/loc_bright_smile/campaigns')).body.data[0];
     expect(campaign.fromNumbers).toEqual([named]);
-    expect(h.repos.phoneNumbers.get(DEMO_AGENCY, named)).toMatchObject({ phoneNumber: named });
-    expect(h.repos.phoneNumbers.ownedElsewhere(h.agencyId, named)).toBe(true);
+    expect(await h.store.phoneNumbers.get(DEMO_AGENCY, named)).toMatchObject({ phoneNumber: named });
+    expect(await h.store.phoneNumbers.ownedElsewhere(h.agencyId, named)).toBe(true);
     // The demo's lead (Ana, 512) is called from it.
     expect(chooseCallerId(campaign.fromNumbers, '+15125550123')).toBe(named);
 

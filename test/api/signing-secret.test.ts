@@ -8,8 +8,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { SCOPES } from '../../server/store/api-keys.js';
-import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../../server/routes/events.js';
+import { SCOPES } from '../../server/store/index.js';
+import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../../server/domain/event-signature.js';
 import { waitFor } from '../helpers/power-dialer.js';
 
 const run = promisify(execFile);
@@ -35,7 +35,7 @@ const cli = async (...args: string[]) => {
 
 describe('webhook signing secret', () => {
   it('is shown once through the API, to a key with webhooks:write only', async () => {
-    const without = h.key({ scopes: SCOPES.filter((x) => x !== 'webhooks:write') });
+    const without = await h.key({ scopes: SCOPES.filter((x) => x !== 'webhooks:write') });
     const refused = await h.api('POST', '/api/agency/signing-secret/reveal', { key: without });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toContain('webhooks:write');
@@ -50,7 +50,7 @@ describe('webhook signing secret', () => {
   });
 
   it('rotation: both secrets verify during the grace period, only the new one after it', async () => {
-    const old = h.repos.agencies.get(h.agencyId)!.signingSecret;
+    const old = (await h.store.agencies.get(h.agencyId))!.signingSecret;
     const rotated = await h.api('POST', '/api/agency/signing-secret/rotate', { body: { graceSeconds: 2 } });
     expect(rotated.status, rotated.text).toBe(200);
     const fresh = rotated.body.data.secret as string;
@@ -66,7 +66,7 @@ describe('webhook signing secret', () => {
   it('the CLI reveals once and rotates with a grace period, like the API', async () => {
     const other = `${h.agencyId}_other`;
     const shown = await cli('reveal', '--agency', other);
-    expect(shown).toBe(h.repos.agencies.get(other)!.signingSecret);
+    expect(shown).toBe((await h.store.agencies.get(other))!.signingSecret);
     await expect(cli('reveal', '--agency', other)).rejects.toThrow(/already shown once/);
     const rotated = await cli('rotate', '--agency', other, '--grace-seconds', '3600');
     expect(rotated).toMatch(/^whsec_/);

@@ -61,7 +61,7 @@ describe('2. Reminder agents resolve to their fixed template; systems agree with
     expect(ok.status).toBe(200);
     const patch = await h.api('PATCH', `/api/agent-builder/agents/${ok.body.data.id}`, { body: { capabilityIds: [] } });
     expect(patch.status).toBe(400);
-    expect(h.repos.agents.get(h.agencyId, ok.body.data.id)!.capabilities).toEqual(['appointment_booking']);
+    expect((await h.store.agents.get(h.agencyId, ok.body.data.id))!.capabilities).toEqual(['appointment_booking']);
   });
 
   it("the document states the Reminder agent's fixed capabilities, as the catalog has them", async () => {
@@ -79,7 +79,7 @@ describe('2. Reminder agents resolve to their fixed template; systems agree with
       for (const template of type.templates) {
         const r = await createAgent({ agentType: type.id, capabilityIds: [...template.capabilityIds] });
         expect(r.status, `${type.id}/${template.id}: ${r.text}`).toBe(200);
-        const legacy = h.repos.campaigns.get(h.agencyId, r.body.data.campaignId)!.agentType!;
+        const legacy = (await h.store.campaigns.get(h.agencyId, r.body.data.campaignId))!.agentType!;
         expect(legacy, `${type.id}/${template.id}`).toBe(template.id);
         expect(r.body.data.outcomes, `${type.id}/${template.id} emits what system ${legacy} lists`).toEqual(systemOf(legacy).dispositions);
         checked.push(`${type.id}/${template.id}`);
@@ -129,11 +129,11 @@ describe('3. a wrong method on a known path: 405 in the envelope with Allow [1, 
 describe('4. Idempotency-Key: empty is a 400; the same JSON in another key order or spacing is the same request [4.12, 8]', () => {
   const append = () => `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow/outcomes/CALLBACK/nodes`;
   it('an empty key is refused, never treated as no key', async () => {
-    const before = h.repos.workflows.get(h.agencyId, ctx.campaignId).version;
+    const before = (await h.store.workflows.get(h.agencyId, ctx.campaignId)).version;
     const r = await h.api('POST', append(), { body: { nodes: [{ type: 'add-tag', config: { tags: ['x'] } }] }, headers: { 'Idempotency-Key': '' } });
     expect(r.status).toBe(400);
     expect(r.body.message).toContain('Idempotency-Key');
-    expect(h.repos.workflows.get(h.agencyId, ctx.campaignId).version).toBe(before);
+    expect((await h.store.workflows.get(h.agencyId, ctx.campaignId)).version).toBe(before);
   });
 
   it('reordered keys and other whitespace replay the first response; another request with the key is 409', async () => {
@@ -143,7 +143,7 @@ describe('4. Idempotency-Key: empty is a 400; the same JSON in another key order
       headers: { 'content-type': 'application/json', 'Idempotency-Key': key },
     });
     expect(first.status).toBe(200);
-    const version = h.repos.workflows.get(h.agencyId, ctx.campaignId).version;
+    const version = (await h.store.workflows.get(h.agencyId, ctx.campaignId)).version;
     const same = await h.api('POST', append(), {
       rawBody: '{\n  "nodes" : [ { "config": { "tags": [ "callback" ] },\t"type": "add-tag" } ]\n}\n',
       headers: { 'content-type': 'application/json', 'Idempotency-Key': key },
@@ -151,7 +151,7 @@ describe('4. Idempotency-Key: empty is a 400; the same JSON in another key order
     expect(same.status, same.text).toBe(200);
     expect(same.headers.get('idempotent-replayed')).toBe('true');
     expect(same.body).toEqual(first.body);
-    expect(h.repos.workflows.get(h.agencyId, ctx.campaignId).version).toBe(version);
+    expect((await h.store.workflows.get(h.agencyId, ctx.campaignId)).version).toBe(version);
     const other = await h.api('POST', append(), { body: { nodes: [{ type: 'add-tag', config: { tags: ['other'] } }] }, headers: { 'Idempotency-Key': key } });
     expect(other.status).toBe(409);
   });
@@ -165,15 +165,15 @@ describe('5. buy and assign refuse a campaign of a deleted project [4.5, 4.6, 3.
     const number = bought.body.phoneNumber.phoneNumber as string;
     const gone = await createProjectAgentCampaign(h);
     expect((await h.api('DELETE', `/api/v2/projects/${gone.projectId}`)).status).toBe(200);
-    const owned = h.repos.phoneNumbers.list(h.agencyId).length;
+    const owned = (await h.store.phoneNumbers.list(h.agencyId)).length;
     const buy = await h.api('POST', '/api/agent-builder/phone-numbers', { body: { campaignId: gone.campaignId, areaCode: 212 } });
     expect(buy.status).toBe(404);
     expect(buy.body).toMatchObject({ success: false, error: 'NotFound' });
-    expect(h.repos.phoneNumbers.list(h.agencyId)).toHaveLength(owned);
+    expect(await h.store.phoneNumbers.list(h.agencyId)).toHaveLength(owned);
     const assign = await h.api('POST', `/api/agent-builder/phone-numbers/${encodeURIComponent(number)}/assign`, { body: { campaignId: gone.campaignId } });
     expect(assign.status).toBe(404);
     expect(assign.body).toMatchObject({ success: false, error: 'NotFound' });
-    expect(h.repos.campaigns.get(h.agencyId, gone.campaignId)!.fromNumbers).toEqual([]);
+    expect((await h.store.campaigns.get(h.agencyId, gone.campaignId))!.fromNumbers).toEqual([]);
   });
 });
 
@@ -188,7 +188,7 @@ describe('6. project update: a spec field is updated or refused by name, never a
     const bad = await put(projectId, { timezone: 'Mars/Olympus_Mons' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('body.timezone');
-    expect(h.repos.projects.get(h.agencyId, projectId)!.timezone).toBe('America/New_York');
+    expect((await h.store.projects.get(h.agencyId, projectId))!.timezone).toBe('America/New_York');
   });
 
   it('a field the server owns, sent with another value, is a 400 naming it; sent back unchanged it is accepted', async () => {
@@ -199,7 +199,7 @@ describe('6. project update: a spec field is updated or refused by name, never a
       expect(r.body).toMatchObject({ success: false, error: 'VALIDATION' });
       expect(r.body.message).toContain(`body.${field}`);
     }
-    const stored = h.repos.projects.get(h.agencyId, projectId)!;
+    const stored = (await h.store.projects.get(h.agencyId, projectId))!;
     expect(stored).toMatchObject({ status: 'live', installed: true, crm: 'crm_a' });
     // The whole project as read, sent back with one change: the change is made, the rest matches.
     const current = (await h.api('GET', `/api/v2/projects/${projectId}`)).body.data;
@@ -243,7 +243,7 @@ describe('8. clearing an outcome the agent can no longer emit [4.12]', () => {
     const cleared = await h.api('PUT', `${wf}/outcomes/SUCCESS/entry`, { body: { nodeId: null, expectedVersion: appended.body.workflow.version } });
     expect(cleared.status, cleared.text).toBe(200);
     expect(cleared.body.data.dispositionEntries).not.toHaveProperty('SUCCESS');
-    expect(h.repos.workflows.get(h.agencyId, a.campaignId).graph.dispositionEntries).not.toHaveProperty('SUCCESS');
+    expect((await h.store.workflows.get(h.agencyId, a.campaignId)).graph.dispositionEntries).not.toHaveProperty('SUCCESS');
   });
 });
 
@@ -287,13 +287,13 @@ describe('10. call records: agentType in one vocabulary, date in the project tim
 
 describe('11. the power-dialer 403 says the caller has no access to the project [7]', () => {
   it('a key without the scope, or of the wrong role, gets the short body saying so, with the reason after it', async () => {
-    const noScope = h.key({ scopes: ['projects:read'] });
+    const noScope = await h.key({ scopes: ['projects:read'] });
     const r = await h.api('GET', '/api/power-dialer/pipeline/leads?cadenceStep=0', { key: noScope });
     expect(r.status).toBe(403);
     expect(Object.keys(r.body).sort()).toEqual(['error', 'success']);
     expect(r.body.error).toMatch(/^You do not have access to this project/);
     expect(r.body.error).toContain('power_dialer:read');
-    const user = h.key({ role: 'project_user', scopes: ['power_dialer:read', 'power_dialer:write'], projectIds: [ctx.projectId] });
+    const user = await h.key({ role: 'project_user', scopes: ['power_dialer:read', 'power_dialer:write'], projectIds: [ctx.projectId] });
     const w = await h.api('POST', '/api/power-dialer/cadences', { key: user, body: { name: 'x', steps: [{ delayMinutes: 0 }] } });
     expect(w.status).toBe(403);
     expect(w.body.error).toMatch(/^You do not have access to this project/);
@@ -326,8 +326,8 @@ describe('12. every 409 carries a code that tells its cause [7]', () => {
     expect(branch.body).toMatchObject({ error: 'CONFLICT', code: 'ChainEndsInBranch' });
 
     const agencyId = `${h.agencyId}_cap1`;
-    h.repos.agencies.ensure(agencyId, 'One-slot agency', 1);
-    const key = h.key({ agencyId });
+    await h.store.agencies.ensure(agencyId, 'One-slot agency', 1);
+    const key = await h.key({ agencyId });
     expect((await h.api('POST', '/api/v2/projects', { key, body: { crm: 'crm_a', locationId: 'cap_a' } })).status).toBe(200);
     const cap = await h.api('POST', '/api/v2/projects', { key, body: { crm: 'crm_a', locationId: 'cap_b' } });
     expect(cap.status).toBe(409);
@@ -345,7 +345,7 @@ describe('13. PUT .../workflow requires expectedVersion [4.12]', () => {
     const missing = await h.api('PUT', wf, { body: graph });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toContain('expectedVersion');
-    expect(h.repos.workflows.get(h.agencyId, a.campaignId).version).toBe(0);
+    expect((await h.store.workflows.get(h.agencyId, a.campaignId)).version).toBe(0);
     const ok = await h.api('PUT', wf, { body: { ...graph, expectedVersion: 0 } });
     expect(ok.status).toBe(200);
     expect(ok.body.data.version).toBe(1);

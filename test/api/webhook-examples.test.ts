@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../../server/routes/events.js';
+import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../../server/domain/event-signature.js';
 import { sign as exampleSign } from '../../docs/examples/verify-signature.js';
 
 const run = promisify(execFile);
@@ -38,7 +38,7 @@ async function verdict(cmd: string[], secret: string, header: string, body: stri
 
 describe.each(verifiers)('the %s verification example', (_lang, cmd) => {
   it("accepts the product's signature and refuses a tampered body, another secret and a stale timestamp", async () => {
-    const secret = h.repos.agencies.get(h.agencyId)!.signingSecret;
+    const secret = (await h.store.agencies.get(h.agencyId))!.signingSecret;
     const body = JSON.stringify({ type: 'call.started', call: { callId: 'ex-1', campaignId: 'cmp_x', phoneNumber: '+15125550100' } });
     const header = signPayload(secret, body);
     expect(await verdict(cmd, secret, header, body)).toBe('valid');
@@ -49,7 +49,7 @@ describe.each(verifiers)('the %s verification example', (_lang, cmd) => {
 });
 
 it("a delivery signed with the TypeScript example's sign() is accepted by the product", async () => {
-  const secret = h.repos.agencies.get(h.agencyId)!.signingSecret;
+  const secret = (await h.store.agencies.get(h.agencyId))!.signingSecret;
   const body = JSON.stringify({ type: 'call.started', call: { callId: 'ex-3', campaignId: 'cmp_x', phoneNumber: '+15125550100' } });
   const r = await h.api('POST', '/api/events/calls', { key: null, rawBody: body, headers: { 'content-type': 'application/json', [AGENCY_HEADER]: h.agencyId, [SIGNATURE_HEADER]: exampleSign(secret, body) } });
   expect(r.status, r.text).toBe(202);

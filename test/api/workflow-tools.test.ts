@@ -107,7 +107,7 @@ describe('starter templates', () => {
     const c = await createProjectAgentCampaign(h, { capabilityIds: ALL });
     // A campaign ready to act: a caller ID and a calendar, so no warning is about the campaign.
     await h.api('PATCH', `/api/agent-builder/projects/${c.locationId}/campaigns/${c.campaignId}`, { body: { config: { calendarId: 'cal_main' } } });
-    h.repos.campaigns.save({ ...h.repos.campaigns.get(h.agencyId, c.campaignId)!, fromNumbers: ['+15125550100'] });
+    await h.store.campaigns.save({ ...(await h.store.campaigns.get(h.agencyId, c.campaignId))!, fromNumbers: ['+15125550100'] });
     const applied = await h.api('POST', `/api/agent-builder/agents/${c.agentId}/campaign/workflow/templates/${template.id}`, { body: { expectedVersion: 0 } });
     expect(applied.status, applied.text).toBe(200);
     expect(applied.body.data.warnings).toEqual([]);
@@ -138,7 +138,7 @@ describe('failed runs across campaigns', () => {
       const e = callEnded(c.campaignId, { disposition: 'SUCCESS', fields: [{ key: 'appointment_time', value: '2031-01-01T15:00:00Z' }] });
       await postCallEvent(h, e);
       expect(await awaitRun(h, e.call.callId)).toMatchObject({ status: 'failed' });
-      runs.push(h.repos.executions.firstOfCall(h.agencyId, e.call.callId)!.id);
+      runs.push((await h.store.executions.firstOfCall(h.agencyId, e.call.callId))!.id);
     }
     const list = await h.api('GET', '/api/agent-builder/failed-runs');
     expect(list.status).toBe(200);

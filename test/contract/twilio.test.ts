@@ -115,8 +115,8 @@ describe('buying a number through the API, against Prism serving Twilio\'s numbe
     vapi = await startVapiFake();
     h = await createHarness({ config: { twilioBaseUrl: numberMocks.url, vapiBaseUrl: vapi.url } });
     // Set directly: the credential checks read Messages.json, which this document does not serve.
-    h.services.credentials.put(h.agencyId, 'agency', 'twilio', { accountSid: ACCOUNT, authToken: AUTH_TOKEN });
-    h.services.credentials.put(h.agencyId, 'agency', 'vapi', { apiKey: vapi.apiKey, serverSecret: 'vsec_contract', secretKind: 'hmac' });
+    await h.services.credentials.put(h.agencyId, 'agency', 'twilio', { accountSid: ACCOUNT, authToken: AUTH_TOKEN });
+    await h.services.credentials.put(h.agencyId, 'agency', 'vapi', { apiKey: vapi.apiKey, serverSecret: 'vsec_contract', secretKind: 'hmac' });
     expect((await h.api('PATCH', '/api/agency', { body: { voicePlatform: 'vapi' } })).status).toBe(200);
     campaignId = (await createProjectAgentCampaign(h)).campaignId;
   });
@@ -142,7 +142,7 @@ describe('buying a number through the API, against Prism serving Twilio\'s numbe
   it('a purchase whose outcome was lost is settled with a conforming IncomingPhoneNumbers.json?PhoneNumber= lookup, buying nothing', async () => {
     const body = { campaignId, phoneNumber: '+18089255327' };
     // What a request that timed out after recording its intent leaves.
-    h.repos.numberPurchases.begin({ agencyId: h.agencyId, key: 'contract-buy-2', request: canonicalJson(body), campaignId, phoneNumber: '+18089255327' });
+    await h.store.numberPurchases.begin({ agencyId: h.agencyId, key: 'contract-buy-2', request: canonicalJson(body), campaignId, phoneNumber: '+18089255327' });
     const from = numberMocks.exchanges.length;
     const r = await conforming(numberMocks, () => h.api('POST', '/api/agent-builder/phone-numbers', { body, headers: { 'Idempotency-Key': 'contract-buy-2' } }));
     expect(r.status, r.text).toBe(200);

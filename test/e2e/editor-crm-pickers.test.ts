@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { SCOPES } from '../../server/store/api-keys.js';
+import { SCOPES } from '../../server/store/index.js';
 import { addStep, applyForm, openStep, canvasReady, expectBrowserErrors, newAgent, newPage, openEditor, recordWrites, save, shot, signIn, storedWorkflow, waitSaved, wfPath } from './editor-page.js';
 
 let h: Harness;
@@ -146,8 +146,8 @@ describe('CRM pickers in the step forms', () => {
   });
 
   it('set-field: a custom field chosen by name stores its key; a field the list lacks is typed', async () => {
-    h.repos.crm.addCustomField(h.agencyId, locationId, 'Callback time', 'callback_time', 'DATE');
-    h.repos.crm.addCustomField(h.agencyId, locationId, 'Insurance provider', 'insurance_provider');
+    await h.store.crm.addCustomField(h.agencyId, locationId, 'Callback time', 'callback_time', 'DATE');
+    await h.store.crm.addCustomField(h.agencyId, locationId, 'Insurance provider', 'insurance_provider');
     const { agentId } = await newAgent(h, locationId, 'Fields agent');
     const page = await newPage(browser);
     await openEditor(page, h, agentId);
@@ -177,7 +177,7 @@ describe('CRM pickers in the step forms', () => {
   });
 
   it("custom values are tokens in the text fields' menu, by name; Refresh reads the CRM again", async () => {
-    h.repos.crm.addCustomValue(h.agencyId, locationId, 'Clinic address', 'clinic_address', '12 Main St');
+    await h.store.crm.addCustomValue(h.agencyId, locationId, 'Clinic address', 'clinic_address', '12 Main St');
     const { agentId } = await newAgent(h, locationId, 'Tokens agent');
     const page = await newPage(browser);
     const reads = recordCrmReads(page);
@@ -194,7 +194,7 @@ describe('CRM pickers in the step forms', () => {
     await expect(page.getByTestId('field-body').inputValue()).resolves.toBe('See you at {{custom_values.clinic_address}}');
 
     // A value added in the CRM after the menu was read appears on Refresh.
-    h.repos.crm.addCustomValue(h.agencyId, locationId, 'Parking note', 'parking_note', 'Free parking behind the building');
+    await h.store.crm.addCustomValue(h.agencyId, locationId, 'Parking note', 'parking_note', 'Free parking behind the building');
     await page.getByTestId('crm-refresh').click();
     await menu.locator('option', { hasText: 'Parking note — {{custom_values.parking_note}}' }).waitFor({ state: 'attached' });
     await page.getByTestId('field-body').press('End');
@@ -212,8 +212,8 @@ describe('CRM pickers in the step forms', () => {
 
   it('a disconnected project: the form says to reconnect, ids are typed as free text, and Check again picks up a reconnect', async () => {
     const other = await createProjectAgentCampaign(h);
-    const project = h.repos.projects.get(h.agencyId, other.projectId)!;
-    h.repos.projects.save({ ...project, status: 'disconnected', crm_a: null, disconnectedReason: 'the CRM refused the credential' });
+    const project = (await h.store.projects.get(h.agencyId, other.projectId))!;
+    await h.store.projects.save({ ...project, status: 'disconnected', crm_a: null, disconnectedReason: 'the CRM refused the credential' });
     const page = await newPage(browser);
     const reads = recordCrmReads(page);
     await openEditor(page, h, other.agentId);
@@ -248,7 +248,7 @@ describe('CRM pickers in the step forms', () => {
     expect(stored.nodes.find((n) => n.id === booking)?.config).toMatchObject({ calendarId: 'cal_typed' });
 
     // Reconnected meanwhile: Check again reads the CRM, and the pickers come back (the typed id stays, flagged).
-    h.repos.projects.save({ ...project, status: 'live' });
+    await h.store.projects.save({ ...project, status: 'live' });
     await page.locator(`.react-flow__node[data-id="${step}"]`).click();
     await page.getByTestId('crm-retry').click();
     await page.locator('select[data-testid="field-pipelineId"]').waitFor();
@@ -288,7 +288,7 @@ describe('CRM pickers in the step forms', () => {
 
   it('a key without crm:read: the form says so and the ids are typed', async () => {
     const { agentId } = await newAgent(h, locationId, 'No CRM scope agent');
-    const key = h.key({ scopes: SCOPES.filter((s) => s !== 'crm:read') });
+    const key = await h.key({ scopes: SCOPES.filter((s) => s !== 'crm:read') });
     const page = await newPage(browser);
     await page.goto(`${h.url}/editor/agents/${agentId}`);
     await signIn(page, key);

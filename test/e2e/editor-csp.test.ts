@@ -61,7 +61,7 @@ describe('the app under its Content-Security-Policy', () => {
     await page.setContent(`<iframe id="app" src="${h.url}/editor/"></iframe>`);
     const frame = await (await page.$('#app'))!.contentFrame();
     // A refused frame shows the browser's own error page: the app's root element never appears in it.
-    await expect.poll(async () => (await frame!.$('#root')) === null && (await frame!.url()) !== 'about:blank', { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => (await frame!.$('#root')) === null && frame!.url() !== 'about:blank', { timeout: 10_000 }).toBe(true);
     await awaitBrowserErrors(page, [/frame-ancestors/]);
   });
 });

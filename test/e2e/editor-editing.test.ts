@@ -26,7 +26,7 @@ afterAll(async () => {
 describe('editing a workflow in the browser', () => {
   it('signs in, picks project and campaign, adds an SMS with tokens to Voicemail, saves, and sees it after a reload', async () => {
     const { agentId, campaignId } = await newAgent(h, locationId, 'Voicemail agent');
-    h.repos.crm.addCustomValue(h.agencyId, locationId, 'Business name', 'business_name', 'Bright Smile Dental');
+    await h.store.crm.addCustomValue(h.agencyId, locationId, 'Business name', 'business_name', 'Bright Smile Dental');
     const page = await newPage(browser);
     const writes = recordWrites(page);
 

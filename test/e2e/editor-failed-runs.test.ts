@@ -56,11 +56,11 @@ async function failedRun(name: string, day: number) {
     },
   });
   expect(put.status, put.text).toBe(200);
-  const contact = h.repos.crm.createContact(h.agencyId, { locationId, firstName: name, phone: '+15125550123' });
+  const contact = await h.store.crm.createContact(h.agencyId, { locationId, firstName: name, phone: '+15125550123' });
   const event = callEnded(campaignId, { contactId: contact.id, disposition: 'SUCCESS', fields: [{ key: 'appointment_time', value: `2031-01-0${day}T15:00:00Z` }] });
   expect((await postCallEvent(h, event)).status).toBe(202);
   await expect(awaitRun(h, event.call.callId)).resolves.toMatchObject({ status: 'failed' });
-  return { agentId, campaignId, runId: h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.id };
+  return { agentId, campaignId, runId: (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!.id };
 }
 
 describe('failed runs', () => {
@@ -109,13 +109,13 @@ describe('failed runs', () => {
     // Each retry starts at the booking (the tag is not added twice) and now succeeds.
     const retries = ((await (await answer).json()) as { data: { retry: { id: string; workflowId: string } }[] }).data.map((d) => d.retry);
     for (const r of retries) await expect(h.temporal!.client.workflow.getHandle(r.workflowId).result()).resolves.toMatchObject({ status: 'succeeded' });
-    for (const r of retries) expect(h.repos.executions.get(h.agencyId, r.id)!.steps.map((s) => [s.nodeId, s.status])).toEqual([['n2', 'succeeded']]);
+    for (const r of retries) expect((await h.store.executions.get(h.agencyId, r.id))!.steps.map((s) => [s.nodeId, s.status])).toEqual([['n2', 'succeeded']]);
     await page.getByTestId('failed-refresh').click();
     await page.getByTestId(`failed-row-${a.runId}`).waitFor({ state: 'detached' });
     await expect(page.getByTestId(`failed-row-${b.runId}`).count()).resolves.toBe(0);
     await page.getByTestId(`failed-row-${c.runId}`).waitFor();
     await shot(page, 'editor-failed-runs-retried');
-    expect(h.repos.executions.get(h.agencyId, c.runId)!.retriedBy ?? null).toBeNull();
+    expect((await h.store.executions.get(h.agencyId, c.runId))!.retriedBy ?? null).toBeNull();
 
     // A row opens its run in the editor, as the alert's link does.
     await page.getByTestId(`open-run-${c.runId}`).click();

@@ -132,7 +132,7 @@ describe('saving against other writers, history and runs', () => {
 
   it('opens a real run from the execution history and highlights the path it took', async () => {
     const { agentId, campaignId } = await newAgent(h, locationId);
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId, firstName: 'Ana', phone: '+15125550123' });
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId, firstName: 'Ana', phone: '+15125550123' });
     const put = await h.api('PUT', wfPath(agentId), {
       body: {
         nodes: [
@@ -160,7 +160,7 @@ describe('saving against other writers, history and runs', () => {
     await page.getByTestId('tab-runs').click();
     const row = page.locator(`[data-call-id="${event.call.callId}"]`);
     // Each run links to its workflow in the Temporal Web UI.
-    const temporalUrl = `${h.services.config.temporalUiUrl}/namespaces/default/workflows/${encodeURIComponent(h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.workflowId)}`;
+    const temporalUrl = `${h.services.config.temporalUiUrl}/namespaces/default/workflows/${encodeURIComponent((await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!.workflowId)}`;
     await expect(page.locator(`[data-testid^="execution-temporal-"]`).first().getAttribute('href')).resolves.toBe(temporalUrl);
     await row.click();
     await page.getByTestId('run-banner').waitFor();
@@ -189,7 +189,7 @@ describe('saving against other writers, history and runs', () => {
       ['n2', 'evaluated'],
       ['n3', 'succeeded'],
     ]);
-    expect(h.repos.crm.getContact(h.agencyId, locationId, contact.id)!.tags).toEqual(['long-call']);
+    expect((await h.store.crm.getContact(h.agencyId, locationId, contact.id))!.tags).toEqual(['long-call']);
 
     // Closing the run clears the highlight.
     await page.getByTestId('run-close').click();

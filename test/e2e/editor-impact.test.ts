@@ -47,7 +47,7 @@ describe('impact before save', () => {
     });
     expect(put.status, put.text).toBe(200);
     // Three voicemails ended this week; a success is still booking (in flight on version 1).
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId: c.locationId, firstName: 'Ana', phone: '+15125550123' });
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId: c.locationId, firstName: 'Ana', phone: '+15125550123' });
     for (let i = 0; i < 3; i++) {
       const e = callEnded(c.campaignId, { contactId: contact.id, disposition: 'VOICEMAIL' });
       await postCallEvent(h, e);
@@ -63,7 +63,7 @@ describe('impact before save', () => {
     for (const phone of ['+15125550161', '+15125550162']) {
       expect((await h.api('POST', '/api/power-dialer/leads', { body: { campaignId: c.campaignId, contact: { firstName: 'Ima', phone, tags: ['impact-lead'] } } })).status).toBe(200);
     }
-    await expect.poll(() => h.repos.executions.inFlight(h.agencyId, c.campaignId)).toEqual([{ version: 1, n: 1 }]);
+    await expect.poll(async () => await h.store.executions.inFlight(h.agencyId, c.campaignId)).toEqual([{ version: 1, n: 1 }]);
 
     const page = await newPage(browser);
     const writes = recordWrites(page);
@@ -104,7 +104,7 @@ describe('impact before save', () => {
     // The run in flight finishes on the graph it started with.
     release();
     await expect(awaitRun(h, booking.call.callId)).resolves.toMatchObject({ status: 'succeeded' });
-    expect(h.repos.executions.firstOfCall(h.agencyId, booking.call.callId)!.graphVersion).toBe(1);
+    expect((await h.store.executions.firstOfCall(h.agencyId, booking.call.callId))!.graphVersion).toBe(1);
     await page.close();
   });
 });

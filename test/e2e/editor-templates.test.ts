@@ -28,7 +28,7 @@ describe('starting from a template', () => {
     const { agentId, campaignId } = await newAgent(h, locationId, 'Booker');
     // A campaign ready to act (a calendar, a caller ID): no warning is about the campaign.
     await h.api('PATCH', `/api/agent-builder/projects/${locationId}/campaigns/${campaignId}`, { body: { config: { calendarId: 'cal_main' } } });
-    h.repos.campaigns.save({ ...h.repos.campaigns.get(h.agencyId, campaignId)!, fromNumbers: ['+15125550100'] });
+    await h.store.campaigns.save({ ...(await h.store.campaigns.get(h.agencyId, campaignId))!, fromNumbers: ['+15125550100'] });
     const offered = (await h.api('GET', `/api/agent-builder/workflow-templates?agentId=${agentId}`)).body.data as { id: string; name: string; outcomes: string[] }[];
     const booking = offered.find((t) => t.id === 'appointment-booking')!;
 

@@ -55,11 +55,11 @@ describe('test runs in the editor', () => {
     const { agentId, campaignId } = await newAgent(h, locationId, 'Booker', { postCallFields: [{ name: 'appointment_time', type: 'datetime' }, { name: 'confirmed', type: 'boolean' }] });
     expect((await h.api('PUT', wfPath(agentId), { body: GRAPH })).status).toBe(200);
     // A real call ended in Voicemail earlier: it is a run, not a test run.
-    const ana = h.repos.crm.createContact(h.agencyId, { locationId, firstName: 'Ana', phone: '+15125550123' });
+    const ana = await h.store.crm.createContact(h.agencyId, { locationId, firstName: 'Ana', phone: '+15125550123' });
     const real = callEnded(campaignId, { contactId: ana.id, disposition: 'VOICEMAIL' });
     expect((await postCallEvent(h, real)).status).toBe(202);
     await expect(awaitRun(h, real.call.callId)).resolves.toMatchObject({ status: 'succeeded' });
-    const realId = h.repos.executions.firstOfCall(h.agencyId, real.call.callId)!.id;
+    const realId = (await h.store.executions.firstOfCall(h.agencyId, real.call.callId))!.id;
 
     const page = await newPage(browser);
     await openEditor(page, h, agentId);
@@ -126,7 +126,7 @@ describe('test runs in the editor', () => {
   it('tests with an existing contact by id, from the Runs tab', async () => {
     const { agentId } = await newAgent(h, locationId);
     expect((await h.api('PUT', wfPath(agentId), { body: GRAPH })).status).toBe(200);
-    const bea = h.repos.crm.createContact(h.agencyId, { locationId, firstName: 'Bea', phone: '+15125550188', tags: ['vip'] });
+    const bea = await h.store.crm.createContact(h.agencyId, { locationId, firstName: 'Bea', phone: '+15125550188', tags: ['vip'] });
     const page = await newPage(browser);
     await openEditor(page, h, agentId);
     await page.getByTestId('tab-runs').click();
@@ -142,7 +142,7 @@ describe('test runs in the editor', () => {
     await expect(page.getByTestId('node-n4-run-text').textContent()).resolves.toBe('SMS: Sorry we missed you, Bea');
     await page.getByTestId('run-banner').filter({ hasText: 'succeeded, 1 step.' }).waitFor();
     // The contact itself was only read: its tags are as they were.
-    expect(h.repos.crm.getContact(h.agencyId, locationId, bea.id)!.tags).toEqual(['vip']);
+    expect((await h.store.crm.getContact(h.agencyId, locationId, bea.id))!.tags).toEqual(['vip']);
     await page.close();
   });
 });

@@ -10,11 +10,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDb } from '../../server/store/db.js';
-import { createRepos } from '../../server/services.js';
-import { SCOPES } from '../../server/store/api-keys.js';
+import { openDb } from '../../server/store/sqlite/db.js';
+import { sqliteRepositories } from '../../server/store/sqlite/store.js';
+import { SCOPES } from '../../server/store/index.js';
 import { freePort } from '../../server/temporal/launcher.js';
-import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../../server/routes/events.js';
+import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../../server/domain/event-signature.js';
 import { requestViolations, startPrismMocks, type PrismMocks } from '../helpers/prism.js';
 import { waitFor } from '../helpers/power-dialer.js';
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-prism-'));
   // An agency and its admin key in the product's own store, as `npm run apikey` would make them.
   const db = openDb(path.join(dir, 'app.db'));
-  const repos = createRepos(db);
+  const repos = sqliteRepositories(db);
   const agency = repos.agencies.ensure('prism', 'Prism Agency', 5);
   secret = agency.signingSecret;
   key = repos.apiKeys.create({ agencyId: agency.id, name: 'e2e', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] }).secret;

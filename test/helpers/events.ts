@@ -1,5 +1,5 @@
 import { postCallWorkflowId } from '../../engine/workflows/post-call-types.js';
-import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../../server/routes/events.js';
+import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../../server/domain/event-signature.js';
 import type { Harness } from './harness.js';
 
 let seq = 0;
@@ -7,7 +7,7 @@ let seq = 0;
 /** Posts a signed call event through the real endpoint, as the voice platform does. */
 export async function postCallEvent(h: Harness, event: unknown, opts: { agencyId?: string; secret?: string; timestamp?: number } = {}) {
   const agencyId = opts.agencyId ?? h.agencyId;
-  const secret = opts.secret ?? h.repos.agencies.get(agencyId)!.signingSecret;
+  const secret = opts.secret ?? (await h.store.agencies.get(agencyId))!.signingSecret;
   const raw = JSON.stringify(event);
   return h.api('POST', '/api/events/calls', {
     key: null,

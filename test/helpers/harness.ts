@@ -8,11 +8,12 @@ import { inject } from 'vitest';
 import { createApp, listen } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
-import { createRepos, type Repos, type Services } from '../../server/services.js';
+import type { Services } from '../../server/services.js';
 import { composeOps, composeProviders, composeServices, composeVoice, composeWorker, installTemporalRuntime } from '../../server/compose.js';
 import { startAlertDispatcher } from '../../server/alerts/dispatcher.js';
-import { openDb, type Db } from '../../server/store/db.js';
-import { SCOPES, type Role, type Scope } from '../../server/store/api-keys.js';
+import type { Db } from '../../server/store/sqlite/db.js';
+import { openSqliteStore, type SqliteStore } from '../../server/store/sqlite/store.js';
+import { SCOPES, type Role, type Scope } from '../../server/store/index.js';
 import { connectTemporal, type WorkflowStarter } from '../../server/temporal/client.js';
 import type { Ports, VoicePlatform } from '../../engine/ports.js';
 import type { NativeConnection, Worker } from '@temporalio/worker';
@@ -22,16 +23,18 @@ export interface Harness {
   dir: string;
   taskQueue: string;
   temporalAddress: string;
+  /** the SQLite connection under `store`, for tests that read rows as they are */
   db: Db;
   dbFile: string;
-  repos: Repos;
+  /** the product's store (the port), as the product uses it */
+  store: SqliteStore;
   services: Services;
   temporal: WorkflowStarter | null;
   agencyId: string;
   adminKey: string;
   /** a key of the same kind in another agency, for isolation tests */
   otherAgencyKey: string;
-  key(opts: { role?: Role; scopes?: Scope[] | 'all'; projectIds?: string[]; agencyId?: string }): string;
+  key(opts: { role?: Role; scopes?: Scope[] | 'all'; projectIds?: string[]; agencyId?: string }): Promise<string>;
   api(method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
   worker: Worker | null;
   /** stops the worker and (unless startAgain is false) starts a fresh one on the same task queue */
@@ -48,12 +51,13 @@ let counter = 0;
  * test replaces only what it names (`ports`, `voice`), and by default calls are placed on the
  * sandbox voice platform, which reports their end to this instance's API, signed.
  */
-export async function createHarness(opts: { temporal?: boolean; /** false: no in-process worker (the test runs worker processes) */ worker?: boolean; config?: Partial<Config>; ports?: (base: Ports, db: Db, repos: Repos) => Ports; voice?: VoicePlatform; /** start from a copy of this database file (an older schema's fixture) */ fromDb?: string; /** where the product's log lines go (default: nowhere at the default 'silent' level) */ logSink?: NodeJS.WritableStream; /** Temporal frontend to use instead of the run's dev server (a proxy a test can cut) */ temporalAddress?: string; /** the API's client shares the in-process worker's connection, as `npm start` runs it (eager starts); the worker cannot be restarted */ sharedConnection?: boolean } = {}): Promise<Harness> {
+export async function createHarness(opts: { temporal?: boolean; /** false: no in-process worker (the test runs worker processes) */ worker?: boolean; config?: Partial<Config>; ports?: (base: Ports, store: SqliteStore) => Ports; voice?: VoicePlatform; /** start from a copy of this database file (an older schema's fixture) */ fromDb?: string; /** where the product's log lines go (default: nowhere at the default 'silent' level) */ logSink?: NodeJS.WritableStream; /** Temporal frontend to use instead of the run's dev server (a proxy a test can cut) */ temporalAddress?: string; /** the API's client shares the in-process worker's connection, as `npm start` runs it (eager starts); the worker cannot be restarted */ sharedConnection?: boolean } = {}): Promise<Harness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-test-'));
   const dbFile = path.join(dir, 'app.db');
   if (opts.fromDb) fs.copyFileSync(opts.fromDb, dbFile);
-  const db = openDb(dbFile);
-  const repos = createRepos(db);
+  // A call of the store from inside its own open transaction fails the test instead of hanging it.
+  const store = openSqliteStore(dbFile, { checkTransactions: true });
+  const db = store.db;
   const taskQueue = `test-${process.pid}-${++counter}-${Date.now()}`;
   // Test receivers listen on loopback: the outbound guard's refusals are tested with this turned off.
   const config: Config = { ...loadConfig({}), dataDir: dir, taskQueue, logLevel: 'silent', outboundAllowPrivate: true, ...opts.config };
@@ -62,11 +66,11 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   await installTemporalRuntime(config, 'WARN');
   const ops = composeOps(config);
   const logger = createLogger(config.logLevel, opts.logSink);
-  const providers = composeProviders(config, db, repos, logger, ops);
+  const providers = composeProviders(config, store, logger, ops);
   const basePorts = providers.ports;
-  const ports = opts.ports ? opts.ports(basePorts, db, repos) : basePorts;
+  const ports = opts.ports ? opts.ports(basePorts, store) : basePorts;
   let url = '';
-  const sandbox = opts.voice ? null : composeVoice(config, db, repos, logger, () => url, providers.credentials);
+  const sandbox = opts.voice ? null : composeVoice(config, store, logger, () => url, providers.credentials);
 
   let temporal: WorkflowStarter | null = null;
   let worker: Worker | null = null;
@@ -74,7 +78,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   let workerConn: NativeConnection | null = null;
   const address = opts.temporalAddress ?? inject('temporalAddress');
   const startWorker = async (p: Ports) => {
-    const made = await composeWorker({ config, address, db, repos, ports: p, voice: opts.voice ?? sandbox!, bundle: { codePath: inject('workflowBundlePath') }, tracing: ops.tracing, eagerStarts: opts.sharedConnection });
+    const made = await composeWorker({ config, address, store, ports: p, voice: opts.voice ?? sandbox!, bundle: { codePath: inject('workflowBundlePath') }, tracing: ops.tracing, eagerStarts: opts.sharedConnection });
     worker = made.worker;
     workerConn = made.connection;
     running = worker.run();
@@ -94,19 +98,19 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
     if (opts.worker !== false) await startWorker(ports);
   }
 
-  const services: Services = composeServices({ config, db, repos, providers, ports, temporal, logger });
-  const alerts = temporal ? startAlertDispatcher({ repos, temporal, taskQueue, logger, intervalMs: 200 }) : null;
+  const services: Services = composeServices({ config, store, providers, ports, temporal, logger });
+  const alerts = temporal ? startAlertDispatcher({ store, temporal, taskQueue, logger, intervalMs: 200 }) : null;
   const server: Server = listen(createApp(services), 0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const agencyId = `agency_${counter}_${process.pid}`;
-  repos.agencies.ensure(agencyId, 'Test Agency', config.defaultPlanLimit);
-  repos.agencies.ensure(`${agencyId}_other`, 'Other Agency', 3);
-  const key: Harness['key'] = ({ role = 'agency_admin', scopes = 'all', projectIds = [], agencyId: a = agencyId }) =>
-    repos.apiKeys.create({ agencyId: a, name: 'test', role, scopes: scopes === 'all' ? [...SCOPES] : scopes, projectIds }).secret;
-  const adminKey = key({});
-  const otherAgencyKey = key({ agencyId: `${agencyId}_other` });
+  await store.agencies.ensure(agencyId, 'Test Agency', config.defaultPlanLimit);
+  await store.agencies.ensure(`${agencyId}_other`, 'Other Agency', 3);
+  const key: Harness['key'] = async ({ role = 'agency_admin', scopes = 'all', projectIds = [], agencyId: a = agencyId }) =>
+    (await store.apiKeys.create({ agencyId: a, name: 'test', role, scopes: scopes === 'all' ? [...SCOPES] : scopes, projectIds })).secret;
+  const adminKey = await key({});
+  const otherAgencyKey = await key({ agencyId: `${agencyId}_other` });
 
   const api: Harness['api'] = async (method, p, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -131,7 +135,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   };
 
   return {
-    url, dir, taskQueue, temporalAddress: address, db, dbFile, repos, services, temporal, agencyId, adminKey, otherAgencyKey, key, api,
+    url, dir, taskQueue, temporalAddress: address, db, dbFile, store, services, temporal, agencyId, adminKey, otherAgencyKey, key, api,
     get worker() {
       return worker;
     },
@@ -146,7 +150,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
       await new Promise<void>((r) => server.close(() => r()));
       await stopWorker();
       await temporal?.close();
-      db.close();
+      await store.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,4 +1,4 @@
-import { isLive, type LeadRecord } from '../../server/store/leads.js';
+import { isLive, type LeadRecord } from '../../server/store/index.js';
 
 /**
  * A lead row as the repository stores it, for tests that write leads directly: what the test

@@ -1,7 +1,7 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { VoicePlatform } from '../../engine/ports.js';
 import { leadWorkflowId, type LeadCadenceInput, type PlaceLeadCallInput } from '../../engine/workflows/lead-cadence-types.js';
-import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../../server/routes/events.js';
+import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../../server/domain/event-signature.js';
 import { createProjectAgentCampaign } from './fixtures.js';
 import type { Harness } from './harness.js';
 
@@ -19,7 +19,7 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 /** Posts a signed CRM contact event through the real endpoint. */
 export async function postContactEvent(h: Harness, event: unknown, opts: { agencyId?: string; secret?: string } = {}) {
   const agencyId = opts.agencyId ?? h.agencyId;
-  const secret = opts.secret ?? h.repos.agencies.get(agencyId)!.signingSecret;
+  const secret = opts.secret ?? (await h.store.agencies.get(agencyId))!.signingSecret;
   const raw = JSON.stringify(event);
   return h.api('POST', '/api/events/contacts', {
     key: null,

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Harness } from './harness.js';
 
-export async function until(check: () => boolean | undefined, timeoutMs = 30_000): Promise<void> {
+export async function until(check: () => boolean | undefined | Promise<boolean | undefined>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');
     await new Promise((r) => setTimeout(r, 25));
   }

@@ -1,4 +1,4 @@
-import type { Db } from '../../server/store/db.js';
+import type { Db } from '../../server/store/sqlite/db.js';
 
 /**
  * Every row of the named tables (all agencies), each table's rows in a stable order: taken before

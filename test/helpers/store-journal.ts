@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { EffectJournal, JournalEntry } from '../../engine/ports.js';
-import { openDb } from '../../server/store/db.js';
-import { storeEffectJournal } from '../../server/store/effect-journal.js';
+import { openDb } from '../../server/store/sqlite/db.js';
+import { storeEffectJournal } from '../../server/store/sqlite/effect-journal.js';
 
 /**
  * The product's own effect journal on a real SQLite file (a fresh one per call), with a log of the
@@ -16,10 +16,10 @@ export function storeJournal(now?: () => Date) {
   const inner = storeEffectJournal(db, now);
   const calls: string[] = [];
   const journal: EffectJournal = {
-    lookup: (a, k) => (calls.push(`lookup ${k}`), inner.lookup(a, k)),
-    begin: (a, k, kind) => (calls.push(`begin ${k}`), inner.begin(a, k, kind)),
-    complete: (a, k, kind, r) => (calls.push(`complete ${k}`), inner.complete(a, k, kind, r)),
-    abandon: (a, k) => (calls.push(`abandon ${k}`), inner.abandon(a, k)),
+    lookup: async (a, k) => (calls.push(`lookup ${k}`), inner.lookup(a, k)),
+    begin: async (a, k, kind) => (calls.push(`begin ${k}`), inner.begin(a, k, kind)),
+    complete: async (a, k, kind, r) => (calls.push(`complete ${k}`), inner.complete(a, k, kind, r)),
+    abandon: async (a, k) => (calls.push(`abandon ${k}`), inner.abandon(a, k)),
   };
   const read = db.prepare<[string, string], { state: string; result: string; created_at: string; attempts: number }>(
     'SELECT state, result, created_at, attempts FROM port_effects WHERE agency_id = ? AND idempotency_key = ?',

@@ -45,20 +45,20 @@ describe('alert delivery across a worker crash', () => {
     const e = callEnded(c.campaignId, { disposition: 'SUCCESS', fields: [{ key: 'appointment_time', value: '2031-01-01T15:00:00Z' }] });
     expect((await postCallEvent(h, e)).status).toBe(202);
     // The run fails, the alert is recorded and its delivery refused at least once.
-    const alert = await waitFor('an alert with a refused delivery', () => h.repos.alerts.list(h.agencyId).find((a) => a.attempts >= 1 && !a.deliveredAt), 30_000);
+    const alert = await waitFor('an alert with a refused delivery', async () => (await h.store.alerts.list(h.agencyId)).find((a) => a.attempts >= 1 && !a.deliveredAt), 30_000);
     expect(answers[0]).toBe(500);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     const refusedBeforeKill = answers.length;
     const second = await startWorkerProcess(h);
     try {
-      await until(() => Boolean(h.repos.alerts.get(h.agencyId, alert.id)?.deliveredAt), 60_000);
+      await until(async () => Boolean((await h.store.alerts.get(h.agencyId, alert.id))?.deliveredAt), 60_000);
     } finally {
       second.kill('SIGTERM');
     }
     expect(refusedBeforeKill).toBeLessThan(answers.length);
     expect(answers.filter((s) => s === 204)).toHaveLength(1);
     expect(answers.filter((s) => s === 500)).toHaveLength(3);
-    expect(h.repos.alerts.get(h.agencyId, alert.id)).toMatchObject({ attempts: 4, lastError: null, deliveredAt: expect.any(String) });
+    expect(await h.store.alerts.get(h.agencyId, alert.id)).toMatchObject({ attempts: 4, lastError: null, deliveredAt: expect.any(String) });
   });
 });

@@ -139,7 +139,7 @@ describe('bad input', () => {
     const at = body.indexOf(Buffer.from('😀')) + 2; // in the middle of the 4-byte emoji
     const r = await rawHttp('POST', append(), { ...json, 'transfer-encoding': 'chunked' }, [body.subarray(0, at), body.subarray(at)]);
     expect(r.status, r.body).toBe(200);
-    const stored = h.repos.workflows.get(h.agencyId, ctx.campaignId).graph.nodes.at(-1)!;
+    const stored = (await h.store.workflows.get(h.agencyId, ctx.campaignId)).graph.nodes.at(-1)!;
     expect(stored.config.tags).toEqual([text]);
   });
 
@@ -151,7 +151,7 @@ describe('bad input', () => {
     expect(q.json.data.total).toBe(0);
     const r = await raw('POST', append(), { body: tagBody('a\u0000b'), headers: json });
     expect(r.status, r.text).toBe(200);
-    expect(h.repos.workflows.get(h.agencyId, ctx.campaignId).graph.nodes.at(-1)!.config.tags).toEqual(['a\u0000b']);
+    expect((await h.store.workflows.get(h.agencyId, ctx.campaignId)).graph.nodes.at(-1)!.config.tags).toEqual(['a\u0000b']);
   });
 
   it('an Idempotency-Key that is empty or over 255 characters is 400; a refused request leaves no claim', async () => {

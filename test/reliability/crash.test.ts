@@ -11,7 +11,7 @@ import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { awaitRun, callEnded } from '../helpers/events.js';
 import { until } from '../helpers/processes.js';
 import { freePort } from '../../server/temporal/launcher.js';
-import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../../server/routes/events.js';
+import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../../server/domain/event-signature.js';
 import { size } from './profile.js';
 
 let h: Harness;
@@ -52,13 +52,13 @@ async function killHard(child: ChildProcess) {
   await exited;
 }
 
-const tagsOf = (campaignId: string) => h.repos.workflows.get(h.agencyId, campaignId).graph.nodes.map((n) => (n.config.tags as string[])[0]!);
+const tagsOf = async (campaignId: string) => (await h.store.workflows.get(h.agencyId, campaignId)).graph.nodes.map((n) => (n.config.tags as string[])[0]!);
 const count = (list: string[], x: string) => list.filter((t) => t === x).length;
 
 /** workflow_versions holds exactly 1..N, N is the stored version, and each version added one node. */
-function expectContiguousVersions(campaignId: string) {
-  const stored = h.repos.workflows.get(h.agencyId, campaignId);
-  const versions = h.repos.workflows.versions(h.agencyId, campaignId).map((v) => v.version).sort((a, b) => a - b);
+async function expectContiguousVersions(campaignId: string) {
+  const stored = await h.store.workflows.get(h.agencyId, campaignId);
+  const versions = (await h.store.workflows.versions(h.agencyId, campaignId)).map((v) => v.version).sort((a, b) => a - b);
   expect(versions).toEqual(Array.from({ length: stored.version }, (_, i) => i + 1));
   expect(stored.graph.nodes).toHaveLength(stored.version);
 }
@@ -85,15 +85,15 @@ describe('crash of the API server', () => {
     await Promise.all(sends);
     expect(acked.length).toBeLessThan(size.appendBurst);
     server = await startServer(port);
-    const tags = tagsOf(ctx.campaignId);
+    const tags = await tagsOf(ctx.campaignId);
     for (const t of acked) expect(count(tags, t), t).toBe(1);
     // Unacknowledged ones either made it before the kill or not; none twice.
     for (let i = 0; i < size.appendBurst; i++) expect(count(tags, `p${i}`)).toBeLessThanOrEqual(1);
-    expectContiguousVersions(ctx.campaignId);
+    await expectContiguousVersions(ctx.campaignId);
     // The restarted server takes writes again, on top of what is there.
     const after = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${h.adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ nodes: [{ type: 'add-tag', config: { tags: ['after'] } }] }) });
     expect(after.status).toBe(200);
-    expectContiguousVersions(ctx.campaignId);
+    await expectContiguousVersions(ctx.campaignId);
     await killHard(server);
     server = null;
   });
@@ -151,15 +151,15 @@ describe('crash of the API server', () => {
     // The client retries exactly what it sent (same key, same body, same expectedVersion), then
     // re-reads and retries with the same key while the version has moved on.
     for (const [tag, sent] of pending) expect(await write(tag, sent), tag).toBe('acked');
-    const tags = tagsOf(ctx.campaignId);
+    const tags = await tagsOf(ctx.campaignId);
     for (const t of [...acked, ...pending.keys()]) expect(count(tags, t), t).toBe(1);
     expect(tags).toHaveLength(acked.length + pending.size);
-    expectContiguousVersions(ctx.campaignId);
+    await expectContiguousVersions(ctx.campaignId);
     // A key is never left "in progress" by the killed process.
     expect(stuck).toEqual([]);
     // A retry of an acknowledged write replays its stored answer and changes nothing; the same key
     // on another request is a 409.
-    const version = h.repos.workflows.get(h.agencyId, ctx.campaignId).version;
+    const version = (await h.store.workflows.get(h.agencyId, ctx.campaignId)).version;
     for (const tag of [acked[0]!, [...pending.keys()][0] ?? acked[1]!]) {
       const replay = await fetch(`${base()}/outcomes/VOICEMAIL/nodes`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': `key-${tag}` }, body: sentBodies.get(tag) });
       expect(replay.status, tag).toBe(200);
@@ -167,7 +167,7 @@ describe('crash of the API server', () => {
     }
     const other = await fetch(`${base()}/outcomes/VOICEMAIL/nodes`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': `key-${acked[0]}` }, body: JSON.stringify({ nodes: [{ type: 'add-tag', config: { tags: ['other'] } }] }) });
     expect(other.status).toBe(409);
-    expect(h.repos.workflows.get(h.agencyId, ctx.campaignId).version).toBe(version);
+    expect((await h.store.workflows.get(h.agencyId, ctx.campaignId)).version).toBe(version);
     await killHard(server);
     server = null;
   });
@@ -176,22 +176,22 @@ describe('crash of the API server', () => {
     const ctx = await createProjectAgentCampaign(h);
     const path = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow/outcomes/VOICEMAIL/nodes`;
     const body = { nodes: [{ type: 'add-tag', config: { tags: ['once'] } }] };
-    const complete = h.repos.idempotency.complete;
+    const complete = h.store.sync.idempotency.complete;
     // Stands for the process dying after the graph write, before the response is stored.
-    h.repos.idempotency.complete = () => {
+    h.store.sync.idempotency.complete = () => {
       throw new Error('simulated crash between the write and its stored answer');
     };
     try {
       const failed = await h.api('POST', path, { body, headers: { 'Idempotency-Key': 'atomic-1' } });
       expect(failed.status).toBe(500);
     } finally {
-      h.repos.idempotency.complete = complete;
+      h.store.sync.idempotency.complete = complete;
     }
-    expect(h.repos.workflows.get(h.agencyId, ctx.campaignId).version).toBe(0);
+    expect((await h.store.workflows.get(h.agencyId, ctx.campaignId)).version).toBe(0);
     const retry = await h.api('POST', path, { body, headers: { 'Idempotency-Key': 'atomic-1' } });
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
-    expect(tagsOf(ctx.campaignId)).toEqual(['once']);
+    expect((await tagsOf(ctx.campaignId))).toEqual(['once']);
   });
 
   it('a claim left "in progress" by a killed server is released at the next start', async () => {
@@ -217,7 +217,7 @@ describe('crash of the API server', () => {
     });
     const port = await freePort();
     server = await startServer(port);
-    const secret = h.repos.agencies.get(h.agencyId)!.signingSecret;
+    const secret = (await h.store.agencies.get(h.agencyId))!.signingSecret;
     // One contact per call, so each chain's effects can be counted on its own contact.
     const events = Array.from({ length: size.eventBurst }, (_, i) => callEnded(ctx.campaignId, { phoneNumber: `+1737555${String(1000 + i)}` }));
     const post = (e: (typeof events)[number], p: number, timestamp?: number) => {
@@ -232,7 +232,7 @@ describe('crash of the API server', () => {
     expect(acked.size).toBeLessThan(size.eventBurst);
     // A 202 means stored and started: each acknowledged chain completes with no re-delivery.
     for (const id of acked) {
-      expect(h.repos.calls.get(h.agencyId, id), id).toBeDefined();
+      expect(await h.store.calls.get(h.agencyId, id), id).toBeDefined();
       expect(await awaitRun(h, id)).toMatchObject({ status: 'succeeded' });
     }
     server = await startServer(port);
@@ -247,9 +247,9 @@ describe('crash of the API server', () => {
     }
     for (const e of events) {
       expect(await awaitRun(h, e.call.callId)).toMatchObject({ status: 'succeeded' });
-      expect(h.repos.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${e.call.callId}:`)).toBe(3);
-      const contactId = h.repos.calls.get(h.agencyId, e.call.callId)!.doc.contactId;
-      const c = h.repos.crm.getContact(h.agencyId, ctx.locationId, contactId)!;
+      expect(await h.store.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${e.call.callId}:`)).toBe(3);
+      const contactId = (await h.store.calls.get(h.agencyId, e.call.callId))!.doc.contactId;
+      const c = (await h.store.crm.getContact(h.agencyId, ctx.locationId, contactId))!;
       expect(c.tags).toEqual(['vm-left']);
       expect(c.notes).toHaveLength(1);
       expect(h.db.prepare('SELECT count(*) AS n FROM outbox WHERE contact_id = ?').get(contactId)).toEqual({ n: 1 });

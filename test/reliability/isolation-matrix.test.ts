@@ -13,7 +13,7 @@ import type { RouteDef } from '../../server/http/route.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { createProjectAgentCampaign } from '../helpers/fixtures.js';
 import { awaitRun, callEnded, postCallEvent } from '../helpers/events.js';
-import { SCOPES, type Scope } from '../../server/store/api-keys.js';
+import { SCOPES, type Scope } from '../../server/store/index.js';
 import { startTwilioFake, type TwilioFake } from '../fakes/twilio-fake.js';
 import { startVapiFake, type VapiFake } from '../fakes/vapi-fake.js';
 
@@ -21,7 +21,7 @@ let h: Harness;
 let victim: Awaited<ReturnType<typeof createProjectAgentCampaign>>;
 let ids: Record<string, string>;
 let secrets: string[];
-let snapshot: () => unknown;
+let snapshot: () => Promise<unknown>;
 let victimContactId: string;
 let probes = 0;
 
@@ -46,12 +46,12 @@ beforeAll(async () => {
   expect(patched.status, patched.text).toBe(200);
   const lead = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId: victim.campaignId, contact: { firstName: 'Victorio', phone: '+15125550177', tags: ['victim-lead'] } } });
   expect(lead.status, lead.text).toBe(200);
-  const contact = h.repos.crm.createContact(h.agencyId, { locationId: victim.locationId, firstName: 'Victimina', phone: '+15125550199' });
+  const contact = await h.store.crm.createContact(h.agencyId, { locationId: victim.locationId, firstName: 'Victimina', phone: '+15125550199' });
   victimContactId = contact.id;
   const event = callEnded(victim.campaignId, { contactId: contact.id });
   await postCallEvent(h, event);
   await awaitRun(h, event.call.callId);
-  const execution = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
+  const execution = (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!;
   ids = {
     project: victim.projectId,
     location: victim.locationId,
@@ -63,26 +63,26 @@ beforeAll(async () => {
     lead: lead.body.data._id,
     call: event.call.callId,
     execution: execution.id,
-    key: h.repos.apiKeys.create({ agencyId: h.agencyId, name: 'Victim key', role: 'agency_admin', scopes: ['calls:read'], projectIds: [] }).key.id,
+    key: (await h.store.apiKeys.create({ agencyId: h.agencyId, name: 'Victim key', role: 'agency_admin', scopes: ['calls:read'], projectIds: [] })).key.id,
   };
   secrets = [...Object.values(ids), contact.id, 'Victimina', 'Victorio', 'victim-tag', 'victim note', 'victim-lead', 'Victim cadence'];
   // What no foreign caller may change.
-  snapshot = () => ({
-    project: h.repos.projects.get(h.agencyId, victim.projectId),
-    agent: h.repos.agents.get(h.agencyId, victim.agentId),
-    campaign: h.repos.campaigns.get(h.agencyId, victim.campaignId),
-    workflow: h.repos.workflows.get(h.agencyId, victim.campaignId),
-    cadence: h.repos.cadences.get(h.agencyId, ids.cadence!),
-    lead: h.repos.leads.get(h.agencyId, ids.lead!),
-    call: h.repos.calls.get(h.agencyId, ids.call!),
-    execution: h.repos.executions.get(h.agencyId, ids.execution!),
-    number: h.repos.phoneNumbers.get(h.agencyId, ids.number!),
-    contact: h.repos.crm.getContact(h.agencyId, victim.locationId, victimContactId),
-    leads: h.repos.leads.ofContact(h.agencyId, victim.locationId, victimContactId),
+  snapshot = async () => ({
+    project: await h.store.projects.get(h.agencyId, victim.projectId),
+    agent: await h.store.agents.get(h.agencyId, victim.agentId),
+    campaign: await h.store.campaigns.get(h.agencyId, victim.campaignId),
+    workflow: await h.store.workflows.get(h.agencyId, victim.campaignId),
+    cadence: await h.store.cadences.get(h.agencyId, ids.cadence!),
+    lead: await h.store.leads.get(h.agencyId, ids.lead!),
+    call: await h.store.calls.get(h.agencyId, ids.call!),
+    execution: await h.store.executions.get(h.agencyId, ids.execution!),
+    number: await h.store.phoneNumbers.get(h.agencyId, ids.number!),
+    contact: await h.store.crm.getContact(h.agencyId, victim.locationId, victimContactId),
+    leads: await h.store.leads.ofContact(h.agencyId, victim.locationId, victimContactId),
     effects: h.db.prepare('SELECT idempotency_key, result FROM port_effects WHERE agency_id = ? ORDER BY idempotency_key').all(h.agencyId),
     outbox: h.db.prepare('SELECT id, body FROM outbox WHERE agency_id = ? ORDER BY id').all(h.agencyId),
     executionCount: h.db.prepare('SELECT count(*) AS n FROM executions WHERE agency_id = ?').get(h.agencyId),
-    victimKey: h.repos.apiKeys.get(h.agencyId, ids.key!),
+    victimKey: await h.store.apiKeys.get(h.agencyId, ids.key!),
   });
 });
 afterAll(async () => {
@@ -186,9 +186,9 @@ describe('tenant isolation matrix', () => {
   });
 
   it('no key and a revoked key: 401 Unauthorized everywhere', async () => {
-    const { key, secret } = h.repos.apiKeys.create({ agencyId: h.agencyId, name: 'to revoke', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] });
-    h.repos.apiKeys.revoke(h.agencyId, key.id);
-    const before = snapshot();
+    const { key, secret } = await h.store.apiKeys.create({ agencyId: h.agencyId, name: 'to revoke', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] });
+    await h.store.apiKeys.revoke(h.agencyId, key.id);
+    const before = await snapshot();
     for (const r of keyed()) {
       for (const k of [null, secret]) {
         const { res } = await call(r, k);
@@ -198,11 +198,11 @@ describe('tenant isolation matrix', () => {
         expectNoForeignData(res.text, r.operationId);
       }
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("another agency's admin: 404 for every victim resource, its own data otherwise, never the victim's", async () => {
-    const before = snapshot();
+    const before = await snapshot();
     // Not 404, on purpose: a phone number is owned by one agency at a time, so another agency's
     // number cannot be registered (409), which says only that it is taken.
     const exceptions: Record<string, number> = { registerPhoneNumber: 409 };
@@ -213,12 +213,12 @@ describe('tenant isolation matrix', () => {
       if (expected === 404) expect(res.body.success).toBe(false);
       expectNoForeignData(res.text, r.operationId, sent);
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it('a project_user of another project: 403, never the data', async () => {
     const other = await createProjectAgentCampaign(h);
-    const key = h.key({ role: 'project_user', projectIds: [other.projectId] });
+    const key = await h.key({ role: 'project_user', projectIds: [other.projectId] });
     // Not 403, on purpose:
     const exceptions: Record<string, { status: number; why: string }> = {
       getCallByCallId: { status: 404, why: 'spec 4.9: 404 when the call is not found or access is denied' },
@@ -226,7 +226,7 @@ describe('tenant isolation matrix', () => {
       getLead: { status: 404, why: 'a lead is addressed by its own id, like a call' },
       getCadence: { status: 200, why: 'cadences belong to the agency, not to a project' },
     };
-    const before = snapshot();
+    const before = await snapshot();
     for (const r of keyed()) {
       const { res, sent } = await call(r, key);
       const exception = exceptions[r.operationId];
@@ -239,25 +239,25 @@ describe('tenant isolation matrix', () => {
       }
       expectNoForeignData(res.text, r.operationId, sent, [ids.cadence!, 'Victim cadence']);
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it('an admin key missing the scope: 403 naming the scope, and nothing changes', async () => {
-    const before = snapshot();
+    const before = await snapshot();
     for (const r of keyed()) {
       const scope = access(r).scope;
-      const key = h.key({ scopes: SCOPES.filter((x) => x !== scope) });
+      const key = await h.key({ scopes: SCOPES.filter((x) => x !== scope) });
       const { res } = await call(r, key);
       expect(res.status, r.operationId).toBe(403);
       expect(res.text).toContain(scope);
       expectNoForeignData(res.text, r.operationId);
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("list filters naming the victim's project or campaign return nothing of it", async () => {
     const other = await createProjectAgentCampaign(h);
-    const projectUser = h.key({ role: 'project_user', projectIds: [other.projectId] });
+    const projectUser = await h.key({ role: 'project_user', projectIds: [other.projectId] });
     const filters: Record<string, string> = { locationId: ids.location!, campaignId: ids.campaign!, campaignIds: ids.campaign!, scheduleId: ids.cadence!, agentId: ids.agent! };
     const lists = keyed().filter((r) => r.method === 'get' && !/:[A-Za-z]+/.test(r.path) && r.query);
     let probed = 0;
@@ -285,7 +285,7 @@ describe('tenant isolation matrix', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.id).not.toBe(ids.project);
     expectNoForeignData(res.text, 'connectProject', ids.location!);
-    expect(h.repos.projects.get(h.agencyId, victim.projectId)!.status).toBe('live');
+    expect((await h.store.projects.get(h.agencyId, victim.projectId))!.status).toBe('live');
   });
 });
 
@@ -317,7 +317,7 @@ describe("tenant isolation matrix: another agency with the victim's outside ids"
     expect([200, 409]).toContain(connected.status);
     const agent = await h.api('POST', '/api/agent-builder/agents', { key: h.otherAgencyKey, body: { name: 'Attacker desk', agentType: 'outreach', locationId: victim.locationId, capabilityIds: [] } });
     expect(agent.status, agent.text).toBe(200);
-    const mine = { projectId: h.repos.projects.find(`${h.agencyId}_other`, victim.locationId)!.id, agentId: agent.body.data.id as string, campaignId: agent.body.data.campaignId as string };
+    const mine = { projectId: (await h.store.projects.find(`${h.agencyId}_other`, victim.locationId))!.id, agentId: agent.body.data.id as string, campaignId: agent.body.data.campaignId as string };
     const cadence = await h.api('POST', '/api/power-dialer/cadences', { key: h.otherAgencyKey, body: { name: 'Attacker cadence', steps: [{ delayMinutes: 0 }] } });
     const patched = await h.api('PATCH', `/api/agent-builder/projects/${victim.locationId}/campaigns/${mine.campaignId}`, {
       key: h.otherAgencyKey,
@@ -333,7 +333,7 @@ describe("tenant isolation matrix: another agency with the victim's outside ids"
   });
 
   it("the victim's call id in a call event: the attacker's own call and run, the victim's untouched", async () => {
-    const before = snapshot();
+    const before = await snapshot();
     const other = `${h.agencyId}_other`;
     const event = callEnded(theirs.campaign!, { callId: ids.call, contactId: victimContactId, leadName: 'Attacker Lead' });
     const res = await postCallEvent(h, event, { agencyId: other });
@@ -342,7 +342,7 @@ describe("tenant isolation matrix: another agency with the victim's outside ids"
     expect(await awaitRun(h, ids.call!, other)).toMatchObject({ status: 'succeeded', steps: 1 });
     expectNoForeignData(res.text, 'receiveCallEvent', ids.call!, shared());
     // The attacker's contact of that id is its own (created from the event), tagged by its own chain.
-    expect(h.repos.crm.getContact(other, victim.locationId, victimContactId)!.tags).toEqual(['attacker-tag']);
+    expect((await h.store.crm.getContact(other, victim.locationId, victimContactId))!.tags).toEqual(['attacker-tag']);
     // Call routes that take the call id answer the attacker's own record.
     for (const r of keyed().filter((x) => x.path.includes(':callId'))) {
       const { res: got, sent } = await call(r, h.otherAgencyKey);
@@ -351,11 +351,11 @@ describe("tenant isolation matrix: another agency with the victim's outside ids"
     }
     const mine = await h.api('GET', `/api/call-history/by-call-id/${ids.call}`, { key: h.otherAgencyKey });
     expect(mine.body.data).toMatchObject({ callId: ids.call, leadName: 'Attacker Lead', campaignId: theirs.campaign });
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("the victim's contact id in a contact event and an enrolment: the attacker's own contact and lead", async () => {
-    const before = snapshot();
+    const before = await snapshot();
     const other = `${h.agencyId}_other`;
     const { postContactEvent } = await import('../helpers/power-dialer.js');
     const ev = await postContactEvent(h, { type: 'contact.updated', contact: { id: victimContactId, locationId: victim.locationId, firstName: 'Mallory', phone: '+15125550166', tags: ['victim-lead'] } }, { agencyId: other });
@@ -368,11 +368,11 @@ describe("tenant isolation matrix: another agency with the victim's outside ids"
     expectNoForeignData(byId.text, 'enrolLead', victimContactId, shared());
     const deleted = await postContactEvent(h, { type: 'contact.deleted', contact: { id: victimContactId, locationId: victim.locationId } }, { agencyId: other });
     expect(deleted.status, deleted.text).toBe(202);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("the victim's Idempotency-Key on every create-style operation: the attacker's own write, never a replay of the victim's", async () => {
-    const before = snapshot();
+    const before = await snapshot();
     const ops = keyed().filter((x) => x.idempotent);
     expect(ops.length).toBeGreaterThanOrEqual(7);
     for (const r of ops) {
@@ -381,6 +381,6 @@ describe("tenant isolation matrix: another agency with the victim's outside ids"
       expect(res.headers.get('idempotent-replayed'), r.operationId).toBeNull();
       expectNoForeignData(res.text, r.operationId, pathOf(r, theirs) + JSON.stringify(bodyOf(r, theirs)), shared());
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 });

@@ -85,7 +85,7 @@ describe('the same outside ids in two agencies on one CRM location', () => {
     expect(eb.body.data.enrolled).toHaveLength(1);
 
     for (const [t, other] of [[A, B], [B, A]] as const) {
-      expect(h.repos.crm.getContact(t.agencyId, LOCATION, CONTACT)).toMatchObject({ firstName: t.person.firstName, phone: t.person.phone, tags: [`enrol-${t.name}`] });
+      expect(await h.store.crm.getContact(t.agencyId, LOCATION, CONTACT)).toMatchObject({ firstName: t.person.firstName, phone: t.person.phone, tags: [`enrol-${t.name}`] });
       const list = await h.api('GET', '/api/power-dialer/pipeline/leads?cadenceStep=0', { key: t.key });
       expect(list.status, list.text).toBe(200);
       expect(list.body.data.total).toBe(1);
@@ -99,9 +99,9 @@ describe('the same outside ids in two agencies on one CRM location', () => {
     const r = await postContactEvent(h, contactEvent(B, 'contact.updated', ['enrol-B', 'stop-B']), { agencyId: B.agencyId });
     expect(r.status, r.text).toBe(202);
     expect(r.body.data.removed).toHaveLength(1);
-    expect(h.repos.crm.getContact(A.agencyId, LOCATION, CONTACT)!.tags).toEqual(['enrol-A']);
-    expect(h.repos.leads.ofContact(A.agencyId, LOCATION, CONTACT)).toHaveLength(1);
-    expect(h.repos.leads.ofContact(B.agencyId, LOCATION, CONTACT)).toHaveLength(0);
+    expect((await h.store.crm.getContact(A.agencyId, LOCATION, CONTACT))!.tags).toEqual(['enrol-A']);
+    expect(await h.store.leads.ofContact(A.agencyId, LOCATION, CONTACT)).toHaveLength(1);
+    expect(await h.store.leads.ofContact(B.agencyId, LOCATION, CONTACT)).toHaveLength(0);
     // A's enrolment by contact id reads A's contact, not B's (which carries B's exclusion tag).
     const again = await h.api('POST', '/api/power-dialer/leads', { key: A.key, body: { campaignId: A.ctx.campaignId, contactId: CONTACT } });
     expect(again.status, again.text).toBe(200);
@@ -122,7 +122,7 @@ describe('the same outside ids in two agencies on one CRM location', () => {
     expect(results.map((x) => x.status)).toEqual(['succeeded', 'succeeded']);
 
     for (const [t, other] of [[A, B], [B, A]] as const) {
-      const contact = h.repos.crm.getContact(t.agencyId, LOCATION, CONTACT)!;
+      const contact = (await h.store.crm.getContact(t.agencyId, LOCATION, CONTACT))!;
       expect(contact.tags).toContain(`tag-${t.name}`);
       expect(contact.tags).not.toContain(`tag-${other.name}`);
       expect(contact.notes!.map((n) => n.body)).toEqual([`note ${t.name} for ${t.person.firstName}`]);
@@ -131,7 +131,7 @@ describe('the same outside ids in two agencies on one CRM location', () => {
       // The same calendar id at the same slot in two agencies: two appointments, neither refused.
       const appts = h.db.prepare('SELECT calendar_id, starts_at FROM appointments WHERE agency_id = ?').all(t.agencyId);
       expect(appts).toEqual([{ calendar_id: 'cal_main', starts_at: at.toISOString() }]);
-      expect(h.repos.effects.countWithPrefix(t.agencyId, `${postCallWorkflowId(t.agencyId, CALL)}:`)).toBe(4);
+      expect(await h.store.effects.countWithPrefix(t.agencyId, `${postCallWorkflowId(t.agencyId, CALL)}:`)).toBe(4);
 
       const runs = h.db.prepare('SELECT id, status FROM executions WHERE agency_id = ? AND call_id = ?').all(t.agencyId, CALL) as { id: string; status: string }[];
       expect(runs).toHaveLength(1);
@@ -174,7 +174,7 @@ describe('the same outside ids in two agencies on one CRM location', () => {
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.body).toEqual(r.body);
       expectNone(replay.text, other, `${t.name}'s replay`);
-      const graph = h.repos.workflows.get(t.agencyId, t.ctx.campaignId).graph;
+      const graph = (await h.store.workflows.get(t.agencyId, t.ctx.campaignId)).graph;
       expect(graph.nodes.filter((n) => JSON.stringify(n.config) === JSON.stringify({ tags: [`tag-${t.name}`] }))).toHaveLength(2);
     }
   });
@@ -191,15 +191,15 @@ describe('the same contact id on two locations of one agency', () => {
     const created = await postContactEvent(h, { type: 'contact.created', contact: { id: CONTACT, locationId: other, firstName: 'Otto', phone: '+15125550303', tags: ['enrol-A'] } });
     expect(created.status, created.text).toBe(202);
     expect(created.body.data.enrolled).toHaveLength(1);
-    expect(h.repos.crm.getContact(A.agencyId, LOCATION, CONTACT)).toMatchObject({ firstName: 'Ana', phone: A.person.phone });
-    expect(h.repos.crm.getContact(A.agencyId, other, CONTACT)).toMatchObject({ firstName: 'Otto' });
+    expect(await h.store.crm.getContact(A.agencyId, LOCATION, CONTACT)).toMatchObject({ firstName: 'Ana', phone: A.person.phone });
+    expect(await h.store.crm.getContact(A.agencyId, other, CONTACT)).toMatchObject({ firstName: 'Otto' });
 
     const deleted = await postContactEvent(h, { type: 'contact.deleted', contact: { id: CONTACT, locationId: other } });
     expect(deleted.status, deleted.text).toBe(202);
     expect(deleted.body.data.removed).toHaveLength(1);
-    expect(h.repos.leads.ofContact(A.agencyId, other, CONTACT)).toHaveLength(0);
+    expect(await h.store.leads.ofContact(A.agencyId, other, CONTACT)).toHaveLength(0);
     // The first location's lead of the same contact id is still queued.
-    expect(h.repos.leads.ofContact(A.agencyId, LOCATION, CONTACT)).toHaveLength(1);
+    expect(await h.store.leads.ofContact(A.agencyId, LOCATION, CONTACT)).toHaveLength(1);
   });
 });
 
@@ -207,14 +207,14 @@ describe('a call whose run cannot be started under its id', () => {
   it('is refused with 409 RunIdTaken and leaves nothing stored (never a 202 that runs nothing)', async () => {
     // A run already holds the id in Temporal (a store reset under a kept Temporal history).
     const callId = `call-taken-${Date.now()}`;
-    const input = h.repos.runInputs.get(A.agencyId, postCallWorkflowId(A.agencyId, CALL))!;
+    const input = (await h.store.runInputs.get(A.agencyId, postCallWorkflowId(A.agencyId, CALL)))!;
     await h.temporal!.startPostCall(postCallWorkflowId(A.agencyId, callId), { ...input, graph: { ...input.graph, dispositionEntries: {} } });
     const r = await postCallEvent(h, callEnded(A.ctx.campaignId, { callId, contactId: CONTACT, phoneNumber: A.person.phone }), { agencyId: A.agencyId });
     expect(r.status, r.text).toBe(409);
     expect(r.body).toMatchObject({ success: false, error: 'CONFLICT', code: 'RunIdTaken' });
-    expect(h.repos.calls.get(A.agencyId, callId)).toBeUndefined();
-    expect(h.repos.executions.firstOfCall(A.agencyId, callId)).toBeUndefined();
+    expect(await h.store.calls.get(A.agencyId, callId)).toBeUndefined();
+    expect(await h.store.executions.firstOfCall(A.agencyId, callId)).toBeUndefined();
     expect(h.db.prepare('SELECT count(*) AS n FROM call_events WHERE agency_id = ? AND call_id = ?').get(A.agencyId, callId)).toEqual({ n: 0 });
-    expect(h.repos.runInputs.get(A.agencyId, postCallWorkflowId(A.agencyId, callId))).toBeUndefined();
+    expect(await h.store.runInputs.get(A.agencyId, postCallWorkflowId(A.agencyId, callId))).toBeUndefined();
   });
 });

@@ -10,8 +10,8 @@ afterAll(async () => h?.close());
 
 describe('overload', () => {
   it('a burst of 400 requests from one key: 50 served, the rest 429, none 5xx; another key is still served', async () => {
-    const noisy = h.key({});
-    const quiet = h.key({});
+    const noisy = await h.key({});
+    const quiet = await h.key({});
     const burst = Array.from({ length: 400 }, (_, i) =>
       fetch(`${h.url}/api/${i % 2 ? 'v2/projects' : 'power-dialer/pipeline/leads?cadenceStep=0'}`, { headers: { authorization: `Bearer ${noisy}` } }).then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), policy: r.headers.get('ratelimit-policy'), body: await r.json() })),
     );

@@ -17,6 +17,7 @@ let n = 0;
 
 beforeAll(async () => {
   h = await createHarness({ temporal: true });
+  for (const id of [h.agencyId, `${h.agencyId}_other`]) secrets.set(id, (await h.store.agencies.get(id))!.signingSecret);
   ctx = await createProjectAgentCampaign(h);
   const patched = await h.api('PATCH', `/api/agent-builder/projects/${ctx.locationId}/campaigns/${ctx.campaignId}`, { body: { active: true, activeTags: ['hook-lead'], callingWindow: { days: [1], start: '3:00', end: '3:01', tz: 'Pacific/Kiritimati' } } });
   expect(patched.status, patched.text).toBe(200);
@@ -25,7 +26,9 @@ afterAll(async () => h?.close());
 
 const now = () => Math.floor(Date.now() / 1000);
 const hmac = (secret: string, t: number | string, raw: string) => createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex');
-const secretOf = (agencyId: string) => h.repos.agencies.get(agencyId)!.signingSecret;
+/** The agencies' signing secrets, read once (the refusal builders below sign synchronously). */
+const secrets = new Map<string, string>();
+const secretOf = (agencyId: string) => secrets.get(agencyId)!;
 
 function callEvent() {
   return JSON.stringify({
@@ -52,7 +55,7 @@ async function expectNothingStored(raw: string) {
   if (body.call) {
     await expect(h.temporal!.client.workflow.getHandle(postCallWorkflowId(h.agencyId, body.call.callId)).describe()).rejects.toThrow(/not found/i);
   }
-  if (body.contact) expect(h.repos.crm.getContact(h.agencyId, ctx.locationId, body.contact.id)).toBeUndefined();
+  if (body.contact) expect(await h.store.crm.getContact(h.agencyId, ctx.locationId, body.contact.id)).toBeUndefined();
 }
 let baseline: Record<string, number>;
 const snapshotCounts = () => {

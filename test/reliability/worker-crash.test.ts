@@ -27,21 +27,21 @@ describe('crash of a worker during a burst', () => {
     });
     const first = await startWorkerProcess(h, { SANDBOX_CARRIER_LATENCY_MS: '800' });
     workers.push(first);
-    const contacts = Array.from({ length: 20 }, (_, i) => h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, firstName: `C${i}`, phone: `+1512555${String(1000 + i)}` }));
+    const contacts = await Promise.all(Array.from({ length: 20 }, async (_, i) => await h.store.crm.createContact(h.agencyId, { locationId: ctx.locationId, firstName: `C${i}`, phone: `+1512555${String(1000 + i)}` })));
     const events = contacts.map((c) => callEnded(ctx.campaignId, { contactId: c.id, phoneNumber: c.phone }));
     for (const e of events) expect((await postCallEvent(h, e)).status).toBe(202);
-    const running = () => events.filter((e) => h.repos.executions.firstOfCall(h.agencyId, e.call.callId)?.steps.some((s) => s.nodeType === 'send-sms' && s.status === 'running')).length;
-    await until(() => running() >= 3);
+    const running = async () => (await Promise.all(events.map(async (e) => await h.store.executions.firstOfCall(h.agencyId, e.call.callId)))).filter((x) => x?.steps.some((s) => s.nodeType === 'send-sms' && s.status === 'running')).length;
+    await until(async () => (await running()) >= 3);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     workers.push(await startWorkerProcess(h, { SANDBOX_CARRIER_LATENCY_MS: '50' }));
     for (const e of events) expect(await awaitRun(h, e.call.callId)).toMatchObject({ status: 'succeeded', steps: 3 });
     for (const [i, c] of contacts.entries()) {
-      const after = h.repos.crm.getContact(h.agencyId, ctx.locationId, c.id)!;
+      const after = (await h.store.crm.getContact(h.agencyId, ctx.locationId, c.id))!;
       expect(after.tags).toEqual(['vm-left']);
       expect(after.notes).toHaveLength(1);
       expect(h.db.prepare('SELECT count(*) AS n FROM outbox WHERE contact_id = ?').get(c.id)).toEqual({ n: 1 });
-      expect(h.repos.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${events[i]!.call.callId}:`)).toBe(3);
+      expect(await h.store.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${events[i]!.call.callId}:`)).toBe(3);
     }
   });
 });

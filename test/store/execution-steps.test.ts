@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRepos } from '../../server/services.js';
-import { openDb, type Db } from '../../server/store/db.js';
+import { sqliteRepositories } from '../../server/store/sqlite/store.js';
+import { openDb, type Db } from '../../server/store/sqlite/db.js';
 
 /**
  * A step's `attempts` counts the attempts that started. Temporal numbers an activity's attempts, but
@@ -12,13 +12,13 @@ import { openDb, type Db } from '../../server/store/db.js';
  */
 let dir: string;
 let db: Db;
-let repos: ReturnType<typeof createRepos>;
+let repos: ReturnType<typeof sqliteRepositories>;
 let n = 0;
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-execution-steps-'));
   db = openDb(path.join(dir, 'app.db'));
-  repos = createRepos(db);
+  repos = sqliteRepositories(db);
   repos.agencies.ensure('ag_one', 'ag_one', 10);
 });
 afterAll(() => {

@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeadCallStatus } from '../../schemas/cadence.js';
-import { createRepos } from '../../server/services.js';
-import { openDb, type Db } from '../../server/store/db.js';
-import { isLive, searchText, type LeadPageQuery, type LeadRecord } from '../../server/store/leads.js';
-import { backfillLeads } from '../../server/store/migrations/backfill-leads.js';
-import { FILL_012 } from '../../server/store/migrations/012-lead-search-cadences.js';
+import { sqliteRepositories } from '../../server/store/sqlite/store.js';
+import { openDb, type Db } from '../../server/store/sqlite/db.js';
+import { isLive, type LeadPageQuery, type LeadRecord } from '../../server/store/index.js';
+import { searchText } from '../../server/store/sqlite/leads.js';
+import { backfillLeads } from '../../server/store/sqlite/migrations/backfill-leads.js';
+import { FILL_012 } from '../../server/store/sqlite/migrations/012-lead-search-cadences.js';
 import { leadRecord } from '../helpers/leads.js';
 import { seededRandom } from '../helpers/random.js';
 
@@ -21,7 +22,7 @@ const STATUSES: LeadCallStatus[] = ['scheduled', 'calling', 'callback', 'waiting
 
 let dir: string;
 let db: Db;
-let repos: ReturnType<typeof createRepos>;
+let repos: ReturnType<typeof sqliteRepositories>;
 const campaigns: { agencyId: string; id: string; projectId: string; locationId: string; cadenceId: string | null }[] = [];
 const leads = new Map<string, LeadRecord>();
 
@@ -31,7 +32,7 @@ const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-lead-lists-'));
   db = openDb(path.join(dir, 'app.db'));
-  repos = createRepos(db);
+  repos = sqliteRepositories(db);
   for (const agencyId of ['ag_one', 'ag_two']) {
     repos.agencies.ensure(agencyId, agencyId, 100);
     for (let p = 0; p < 2; p++) {
@@ -129,7 +130,7 @@ function queries(): LeadPageQuery[] {
 
 function expectListsExact() {
   for (const q of queries()) {
-    const got = repos.leads.page(q);
+    const got = repos.leadSearch.page(q);
     const want = expected(q);
     expect({ q, total: got.total, ids: got.leads.map((l) => l.id) }).toEqual({ q, ...want });
   }
@@ -173,11 +174,11 @@ describe('lead lists: counts and the search index stay exact', () => {
 
   it('after the index is rewritten in batches, as an upgrade rewrites it, telling how far it is', () => {
     // Documents still behind their rows (migration 013) would come back with the next search.
-    repos.leads.flushSearch();
+    repos.leadSearch.sync();
     db.exec("INSERT INTO lead_search (lead_search) VALUES ('delete-all')");
     const q: LeadPageQuery = { agencyId: 'ag_one', mode: 'pipeline', cadenceStep: 0, search: 'garcia', limit: 10, offset: 0 };
     expect(expected(q).total).toBeGreaterThan(0);
-    expect(repos.leads.page(q).total).toBe(0);
+    expect(repos.leadSearch.page(q).total).toBe(0);
     const total = db.prepare('SELECT count(*) FROM leads').pluck().get() as number;
     const told: [number, number, string][] = [];
     db.transaction(() => backfillLeads(db, FILL_012, (done, of, unit) => told.push([done, of, unit]), 97))();
@@ -221,12 +222,12 @@ describe('lead lists: counts and the search index stay exact', () => {
     const own = campaigns.filter((c) => c.agencyId === 'ag_one');
     const q = { agencyId: 'ag_one', mode: 'pipeline', cadenceStep: 0, search: 'garcia', limit: 10, offset: 0 } as const;
     const fromIndex = /^SELECT count\(\*\) FROM lead_search WHERE lead_search MATCH @phrase => .*VIRTUAL TABLE INDEX/;
-    expect(repos.leads.plan({ ...q, campaignIds: [own[0]!.id, own[2]!.id] }).count).toMatch(fromIndex);
-    expect(repos.leads.plan({ ...q, projectId: own[0]!.projectId }).count).toMatch(fromIndex);
-    expect(repos.leads.plan({ ...q, projectIds: [own[0]!.projectId, own[3]!.projectId], campaignIds: [own[3]!.id] }).count).toMatch(fromIndex);
-    expect(repos.leads.plan({ ...q, cadenceId: 'cad_x' }).count).toMatch(fromIndex);
-    expect(repos.leads.plan({ ...q, cadenceId: 'cad_x', campaignIds: [own[0]!.id] }).count).toMatch(fromIndex);
-    expect(repos.leads.plan({ ...q, cadenceId: 'cad_x', search: 'ga' }).count).toMatch(/instr\(search, @search\)/);
+    expect(repos.leadSearch.explain({ ...q, campaignIds: [own[0]!.id, own[2]!.id] }).count).toMatch(fromIndex);
+    expect(repos.leadSearch.explain({ ...q, projectId: own[0]!.projectId }).count).toMatch(fromIndex);
+    expect(repos.leadSearch.explain({ ...q, projectIds: [own[0]!.projectId, own[3]!.projectId], campaignIds: [own[3]!.id] }).count).toMatch(fromIndex);
+    expect(repos.leadSearch.explain({ ...q, cadenceId: 'cad_x' }).count).toMatch(fromIndex);
+    expect(repos.leadSearch.explain({ ...q, cadenceId: 'cad_x', campaignIds: [own[0]!.id] }).count).toMatch(fromIndex);
+    expect(repos.leadSearch.explain({ ...q, cadenceId: 'cad_x', search: 'ga' }).count).toMatch(/instr\(search, @search\)/);
     expect(plan("SELECT coalesce(sum(n), 0) FROM lead_list_counts WHERE agency_id = ? AND list = 'p' AND cadence_step = ?", 'a', 0)).toMatch(
       /SEARCH lead_list_counts USING PRIMARY KEY \(agency_id=\? AND list=\? AND cadence_step=\?\)/,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leadSearchPhrase, leadSearchWords } from '../../server/store/lead-search.js';
+import { leadSearchPhrase, leadSearchWords } from '../../server/store/sqlite/lead-search.js';
 
 /**
  * A document's words are stored: the words a search asks for must be spelled exactly as every

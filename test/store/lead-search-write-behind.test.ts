@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRepos } from '../../server/services.js';
-import { openDb, type Db } from '../../server/store/db.js';
-import { WRITE_BEHIND_MS } from '../../server/store/lead-search-flush.js';
-import type { LeadPageQuery, LeadRecord } from '../../server/store/leads.js';
-import { leadSearchPhrase } from '../../server/store/lead-search.js';
+import { sqliteRepositories } from '../../server/store/sqlite/store.js';
+import { openDb, type Db } from '../../server/store/sqlite/db.js';
+import { WRITE_BEHIND_MS } from '../../server/store/sqlite/lead-search-flush.js';
+import type { LeadPageQuery, LeadRecord } from '../../server/store/index.js';
+import { leadSearchPhrase } from '../../server/store/sqlite/lead-search.js';
 import { leadRecord } from '../helpers/leads.js';
 
 /**
@@ -19,7 +19,7 @@ const AGENCY = 'ag_wb';
 let dir: string;
 let file: string;
 let db: Db;
-let repos: ReturnType<typeof createRepos>;
+let repos: ReturnType<typeof sqliteRepositories>;
 let campaign: { id: string; projectId: string; locationId: string };
 let n = 0;
 
@@ -27,7 +27,7 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-lead-search-wb-'));
   file = path.join(dir, 'app.db');
   db = openDb(file);
-  repos = createRepos(db);
+  repos = sqliteRepositories(db);
   repos.agencies.ensure(AGENCY, AGENCY, 100);
   const project = repos.projects.insert({ agencyId: AGENCY, crm: 'crm_a', locationId: 'loc_wb', timezone: 'America/Chicago', agencyName: 'A', active: true, status: 'live', installed: true, businessName: 'B' });
   const agent = repos.agents.insert({ agencyId: AGENCY, projectId: project.id, locationId: project.locationId, name: 'a', agentType: 'outreach', capabilities: [], campaignId: null, postCallFields: [] } as never);
@@ -47,7 +47,7 @@ function lead(fullName: string): LeadRecord {
 }
 
 const query = (search: string): LeadPageQuery => ({ agencyId: AGENCY, mode: 'pipeline', cadenceStep: 0, search, limit: 25, offset: 0 });
-const found = (search: string, r = repos) => r.leads.page(query(search)).leads.map((l) => l.fullName);
+const found = (search: string, r = repos) => r.leadSearch.page(query(search)).leads.map((l) => l.fullName);
 const noted = (d = db) => d.prepare('SELECT count(*) FROM lead_search_pending').pluck().get() as number;
 /** What the index alone holds for a search, with no flush in front of it. */
 const indexed = (search: string) => {
@@ -111,7 +111,7 @@ describe('lead search documents written behind their rows', () => {
     db.close();
     const other = openDb(file);
     try {
-      const otherRepos = createRepos(other);
+      const otherRepos = sqliteRepositories(other);
       expect(noted(other)).toBe(2);
       expect(found('garcia', otherRepos)).toEqual(['Ana Garcia']);
       expect(found('smith', otherRepos)).toEqual(['Bo Smith']);
@@ -124,7 +124,7 @@ describe('lead search documents written behind their rows', () => {
   it('a search from one connection sees what another wrote and did not flush', () => {
     const reader = openDb(file);
     try {
-      const readerRepos = createRepos(reader);
+      const readerRepos = sqliteRepositories(reader);
       expect(found('garcia', readerRepos)).toEqual([]);
       repos.leads.insert(lead('Ana Garcia'));
       expect(found('garcia', readerRepos)).toEqual(['Ana Garcia']);

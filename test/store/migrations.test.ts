@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { describeUpgrade, openDb, type UpgradeEvent } from '../../server/store/db.js';
-import { migrations } from '../../server/store/migrations/index.js';
+import { describeUpgrade, openDb, type UpgradeEvent } from '../../server/store/sqlite/db.js';
+import { migrations } from '../../server/store/sqlite/migrations/index.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { callEnded, postCallEvent } from '../helpers/events.js';
 
@@ -73,29 +73,29 @@ describe('a schema-3 database', () => {
     }
   });
 
-  it('reads the old rows through the tenant-scoped keys', () => {
-    expect(h.repos.crm.getContact(AGENCY, LOCATION, 'ct_fixture')).toMatchObject({ firstName: 'Fia', tags: ['new-lead', 'vm-left'] });
-    expect(h.repos.crm.getContact(AGENCY, LOCATION, 'ct_fixture')!.notes).toHaveLength(1);
-    expect(h.repos.leads.ofContact(AGENCY, LOCATION, 'ct_fixture')).toHaveLength(1);
-    expect(h.repos.effects.countWithPrefix(AGENCY, `${OLD_RUN}:`)).toBe(4);
+  it('reads the old rows through the tenant-scoped keys', async () => {
+    expect(await h.store.crm.getContact(AGENCY, LOCATION, 'ct_fixture')).toMatchObject({ firstName: 'Fia', tags: ['new-lead', 'vm-left'] });
+    expect((await h.store.crm.getContact(AGENCY, LOCATION, 'ct_fixture'))!.notes).toHaveLength(1);
+    expect(await h.store.leads.ofContact(AGENCY, LOCATION, 'ct_fixture')).toHaveLength(1);
+    expect(await h.store.effects.countWithPrefix(AGENCY, `${OLD_RUN}:`)).toBe(4);
     expect(h.db.prepare('SELECT location_id, calendar_id FROM appointments WHERE agency_id = ?').all(AGENCY)).toEqual([{ location_id: LOCATION, calendar_id: 'cal_1' }]);
-    const run = h.repos.executions.firstOfCall(AGENCY, 'call_fixture')!;
+    const run = (await h.store.executions.firstOfCall(AGENCY, 'call_fixture'))!;
     expect(run).toMatchObject({ workflowId: OLD_RUN, status: 'succeeded' });
     expect(run.steps.map((s) => s.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
-    expect(h.repos.runInputs.get(AGENCY, OLD_RUN)).toMatchObject({ executionId: run.id, campaignId: CAMPAIGN });
+    expect(await h.store.runInputs.get(AGENCY, OLD_RUN)).toMatchObject({ executionId: run.id, campaignId: CAMPAIGN });
   });
 
-  it("indexes the old lead's campaign, project and cadence: a search of any finds it from the index, another's does not", () => {
+  it("indexes the old lead's campaign, project and cadence: a search of any finds it from the index, another's does not", async () => {
     const q = { agencyId: AGENCY, mode: 'pipeline', cadenceStep: 0, search: '5550111', limit: 10, offset: 0 } as const;
-    const { projectId, cadenceId } = h.repos.leads.ofContact(AGENCY, LOCATION, 'ct_fixture')[0]!;
+    const { projectId, cadenceId } = (await h.store.leads.ofContact(AGENCY, LOCATION, 'ct_fixture'))[0]!;
     expect(cadenceId).toMatch(/^cad_/);
     for (const filter of [{ campaignIds: [CAMPAIGN] }, { projectIds: [projectId] }, { cadenceId: cadenceId! }]) {
-      expect(h.repos.leads.page({ ...q, ...filter }).leads.map((l) => l.contactId)).toEqual(['ct_fixture']);
-      expect(h.repos.leads.plan({ ...q, ...filter }).count).toMatch(/lead_search MATCH/);
+      expect((await h.store.leadSearch.page({ ...q, ...filter })).leads.map((l) => l.contactId)).toEqual(['ct_fixture']);
+      expect((await h.store.leadSearch.explain({ ...q, ...filter })).count).toMatch(/lead_search MATCH/);
     }
     // The same id in another case is another campaign: ids are case-sensitive, the index's words are not.
-    expect(h.repos.leads.page({ ...q, campaignIds: [CAMPAIGN.toUpperCase()] })).toEqual({ leads: [], total: 0 });
-    expect(h.repos.leads.page({ ...q, cadenceId: cadenceId!.toUpperCase() })).toEqual({ leads: [], total: 0 });
+    expect(await h.store.leadSearch.page({ ...q, campaignIds: [CAMPAIGN.toUpperCase()] })).toEqual({ leads: [], total: 0 });
+    expect(await h.store.leadSearch.page({ ...q, cadenceId: cadenceId!.toUpperCase() })).toEqual({ leads: [], total: 0 });
   });
 
   it('finds a run started before the upgrade: a re-delivered event is a duplicate of it, under its old id', async () => {
@@ -104,19 +104,19 @@ describe('a schema-3 database', () => {
     expect(r.body.data).toEqual({ callId: 'call_fixture', duplicate: true, workflowId: OLD_RUN });
     // The run re-started from its stored input found every effect recorded under its old keys: nothing acted twice.
     await h.temporal!.client.workflow.getHandle(OLD_RUN).result();
-    expect(h.repos.crm.getContact(AGENCY, LOCATION, 'ct_fixture')!.notes).toHaveLength(1);
+    expect((await h.store.crm.getContact(AGENCY, LOCATION, 'ct_fixture'))!.notes).toHaveLength(1);
     expect(h.db.prepare('SELECT count(*) AS n FROM outbox WHERE agency_id = ?').get(AGENCY)).toEqual({ n: 1 });
     expect(h.db.prepare('SELECT count(*) AS n FROM appointments WHERE agency_id = ?').get(AGENCY)).toEqual({ n: 1 });
   });
 
   it('replays an Idempotency-Key stored before the upgrade', async () => {
-    const key = h.key({ agencyId: AGENCY });
+    const key = await h.key({ agencyId: AGENCY });
     // The very request the schema-3 code stored under that key.
     const nodes = [{ type: 'add-tag', config: { tags: ['vm-left'] } }, { type: 'add-note', config: { body: 'note {{contact.firstName}}' } }, { type: 'send-sms', config: { body: 'Hi {{contact.firstName}}', fromNumber: '+15125550100' } }, { type: 'book-appointment', config: { durationMinutes: 30 } }];
     const r = await h.api('POST', `/api/agent-builder/agents/${AGENT}/campaign/workflow/outcomes/VOICEMAIL/nodes`, { key, headers: { 'Idempotency-Key': 'fixture-key' }, body: { nodes } });
     expect(r.status, r.text).toBe(200);
     expect(r.headers.get('idempotent-replayed')).toBe('true');
-    expect(h.repos.workflows.get(AGENCY, CAMPAIGN).graph.nodes).toHaveLength(4);
+    expect((await h.store.workflows.get(AGENCY, CAMPAIGN)).graph.nodes).toHaveLength(4);
   });
 });
 

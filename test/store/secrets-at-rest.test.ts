@@ -28,15 +28,15 @@ describe('secrets at rest', () => {
     expect(onDisk(made.body.data.key.id)).toBe(true);
   });
 
-  it('a vendor credential is sealed: its secrets are not in the file, and it opens only as its own row', () => {
+  it('a vendor credential is sealed: its secrets are not in the file, and it opens only as its own row', async () => {
     const authToken = 'twilio-auth-token-at-rest-0123456789';
-    h.services.credentials.put(h.agencyId, 'agency', 'twilio', { accountSid: 'AC0123456789abcdef0123456789abcdef', authToken });
+    await h.services.credentials.put(h.agencyId, 'agency', 'twilio', { accountSid: 'AC0123456789abcdef0123456789abcdef', authToken });
     // The file is readable as written (the row's hint is there in the clear); the token is not.
     expect(onDisk('account …cdef')).toBe(true);
     expect(onDisk(authToken)).toBe(false);
-    expect(h.services.credentials.get(h.agencyId, 'agency', 'twilio')).toMatchObject({ authToken });
+    expect(await h.services.credentials.get(h.agencyId, 'agency', 'twilio')).toMatchObject({ authToken });
     // Copied to another agency's row, the sealed bytes do not open: the seal is bound to its owner.
     h.db.prepare("INSERT INTO credentials (agency_id, owner, provider, sealed, key_id, hint, created_at, updated_at) SELECT 'agy_other_at_rest', owner, provider, sealed, key_id, hint, created_at, updated_at FROM credentials WHERE agency_id = ? AND owner = 'agency' AND provider = 'twilio'").run(h.agencyId);
-    expect(() => h.services.credentials.get('agy_other_at_rest', 'agency', 'twilio')).toThrow();
+    await expect(h.services.credentials.get('agy_other_at_rest', 'agency', 'twilio')).rejects.toThrow();
   });
 });

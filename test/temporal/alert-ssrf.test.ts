@@ -85,11 +85,11 @@ describe('saving an alert webhook URL', () => {
 
 describe('delivering an alert', () => {
   const activities = (resolve?: Resolve) =>
-    createAlertActivities({ config: h.services.config, repos: h.repos, email: sandboxMessaging(h.db, h.repos.effects, 0), outbound: outboundClient({ allowPrivate: false, resolve }) });
+    createAlertActivities({ config: h.services.config, store: h.store, email: sandboxMessaging(h.store, 0), outbound: outboundClient({ allowPrivate: false, resolve }) });
   /** An alert whose agency's URL is stored as given: as if saved before this check, or resolving elsewhere since. */
-  const alertTo = (url: string) => {
-    h.repos.agencies.saveSettings(h.agencyId, { ...h.repos.agencies.settings(h.agencyId), alertWebhookUrl: url });
-    return h.repos.alerts.record(h.agencyId, 'run.failed', { callId: 'call_x', outcome: 'SUCCESS' });
+  const alertTo = async (url: string) => {
+    await h.store.agencies.saveSettings(h.agencyId, { ...await h.store.agencies.settings(h.agencyId), alertWebhookUrl: url });
+    return h.store.alerts.record(h.agencyId, 'run.failed', { callId: 'call_x', outcome: 'SUCCESS' });
   };
 
   it('to a public address: delivered over the guarded client, signed, after a real failed run', async () => {
@@ -102,16 +102,16 @@ describe('delivering an alert', () => {
     expect(await awaitRun(h, e.call.callId)).toMatchObject({ status: 'failed' });
     const delivery = await waitFor('the alert at the public host', () => pub.received.find((r) => r.path === '/hooks/alerts' && JSON.parse(r.body).callId === e.call.callId));
     const [t, v1] = delivery.headers['x-signature']!.split(',').map((p) => p.split('=')[1]);
-    expect(createHmac('sha256', h.repos.agencies.get(h.agencyId)!.signingSecret).update(`${t}.${delivery.body}`).digest('hex')).toBe(v1);
-    const alert = await waitFor('the alert marked delivered', () => h.repos.alerts.list(h.agencyId, 10).find((a) => a.id === JSON.parse(delivery.body).id && a.deliveredAt));
+    expect(createHmac('sha256', (await h.store.agencies.get(h.agencyId))!.signingSecret).update(`${t}.${delivery.body}`).digest('hex')).toBe(v1);
+    const alert = await waitFor('the alert marked delivered', async () => (await h.store.alerts.list(h.agencyId, 10)).find((a) => a.id === JSON.parse(delivery.body).id && a.deliveredAt));
     expect(alert.lastError).toBeNull();
   });
 
   it('to an internal address stored anyway: refused at delivery, nothing sent, the reason a class only', async () => {
     for (const [url, reason] of internalUrls()) {
-      const id = alertTo(url);
+      const id = await alertTo(url);
       await expect(activities().deliverAlertWebhook({ agencyId: h.agencyId, alertId: id })).rejects.toThrow(`the alert URL was refused: ${reason}`);
-      const alert = h.repos.alerts.get(h.agencyId, id)!;
+      const alert = (await h.store.alerts.get(h.agencyId, id))!;
       expect(alert).toMatchObject({ attempts: 1, deliveredAt: null, lastError: `the alert URL was refused: ${reason}` });
     }
     expect(internalHits).toBe(0);
@@ -125,30 +125,30 @@ describe('delivering an alert', () => {
     expect(await client.check(url)).toBeNull();
     answer = '127.0.0.1';
     expect(await client.check(url)).toBe('loopback address');
-    const id = alertTo(url);
+    const id = await alertTo(url);
     await expect(activities(resolve).deliverAlertWebhook({ agencyId: h.agencyId, alertId: id })).rejects.toThrow('refused: loopback address');
     // A name with one public and one internal answer is refused too: either could be the one connected to.
     const mixed: Resolve = async () => [{ address: pub.address, family: 4 }, { address: '10.0.0.7', family: 4 }];
-    await expect(activities(mixed).deliverAlertWebhook({ agencyId: h.agencyId, alertId: alertTo('http://mixed.example.test/') })).rejects.toThrow('refused: private address');
+    await expect(activities(mixed).deliverAlertWebhook({ agencyId: h.agencyId, alertId: await alertTo('http://mixed.example.test/') })).rejects.toThrow('refused: private address');
     expect(internalHits).toBe(0);
   });
 
   it('a redirect to loopback is not followed: the attempt records the status only', async () => {
     const target = `http://127.0.0.1:${internalPort}/internal-admin`;
-    const id = alertTo(pub.url(`/redirect?to=${encodeURIComponent(target)}`));
+    const id = await alertTo(pub.url(`/redirect?to=${encodeURIComponent(target)}`));
     const before = pub.received.length;
     await expect(activities().deliverAlertWebhook({ agencyId: h.agencyId, alertId: id })).rejects.toThrow('the alert URL answered 302');
     // The receiver's log line travels through a pipe: wait for it rather than race it.
     await waitFor('the public host to log the POST', () => pub.received.length > before || undefined);
     expect(pub.received.slice(before).map((r) => [r.method, r.path.split('?')[0]])).toEqual([['POST', '/redirect']]);
-    expect(h.repos.alerts.get(h.agencyId, id)!.lastError).toBe('the alert URL answered 302');
+    expect((await h.store.alerts.get(h.agencyId, id))!.lastError).toBe('the alert URL answered 302');
     expect(internalHits).toBe(0);
   });
 
   it('a public address that refuses the connection: the reason names no address or port', async () => {
-    const id = alertTo(`http://${pub.address}:8081/hooks`);
+    const id = await alertTo(`http://${pub.address}:8081/hooks`);
     await expect(activities().deliverAlertWebhook({ agencyId: h.agencyId, alertId: id })).rejects.toThrow();
-    const { lastError } = h.repos.alerts.get(h.agencyId, id)!;
+    const { lastError } = (await h.store.alerts.get(h.agencyId, id))!;
     expect(lastError).toBe('the alert URL could not be reached: connection refused');
     const listed = await h.api('GET', '/api/agency/alerts');
     expect(listed.text).not.toContain(String(internalPort));

@@ -65,7 +65,7 @@ describe("the agency's Twilio carrier on the embedded CRM", () => {
     expect(sent.map((m) => [m.from, m.body])).toEqual([[CALLER_ID, 'Hi Ana Lopez, sorry we missed you!']]);
     expect(outbox('sms', phone)).toEqual([]);
     expect(outbox('email', 'ana@example.net').length).toBeGreaterThan(0);
-    const run = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
+    const run = (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!;
     expect(run.steps.map((s) => [s.nodeType, s.status])).toEqual([['send-sms', 'succeeded'], ['send-email', 'succeeded']]);
     expect((run.steps[0]!.output as { messageId: string }).messageId).toBe(sent[0]!.sid);
   });
@@ -79,7 +79,7 @@ describe("the agency's Twilio carrier on the embedded CRM", () => {
     expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'succeeded' });
     expect(twilio.messages.filter((m) => m.to === phone).map((m) => m.body)).toEqual(['Only once, Ana Lopez']);
     expect(posts(phone)).toHaveLength(1);
-    const step = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.steps[0]!;
+    const step = (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!.steps[0]!;
     expect(step).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(outbox('sms', phone)).toEqual([]);
   });

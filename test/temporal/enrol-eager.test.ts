@@ -16,7 +16,7 @@ afterAll(async () => h?.close());
 describe('enrolment in the all-in-one process', () => {
   it("starts the lead's workflow eagerly, once; the workflow takes its first step and sleeps until it", async () => {
     const { locationId, campaignId, activeTag } = await dialerCampaign(h, { steps: [{ delayMinutes: 600 }] });
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId, firstName: 'Eve', phone: '+15125550161', tags: [activeTag] });
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId, firstName: 'Eve', phone: '+15125550161', tags: [activeTag] });
     const before = { ...h.temporal!.stats };
 
     const r = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId, contactId: contact.id } });
@@ -31,7 +31,7 @@ describe('enrolment in the all-in-one process', () => {
     expect(history.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
     const timer = history.find((e) => e.timerStartedEventAttributes)!.timerStartedEventAttributes!;
     expect(Number(timer.startToFireTimeout!.seconds)).toBeGreaterThan(599 * 60);
-    expect(h.repos.leads.get(h.agencyId, leadId)).toMatchObject({ callStatus: 'scheduled', cadenceStep: 0, live: true });
+    expect(await h.store.leads.get(h.agencyId, leadId)).toMatchObject({ callStatus: 'scheduled', cadenceStep: 0, live: true });
 
     // The same contact again: the lead as it is, and no second start.
     const again = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId, contactId: contact.id } });
@@ -43,7 +43,7 @@ describe('enrolment in the all-in-one process', () => {
   it('after a burst of plain starts has been worked off, enrolments still start eagerly', async () => {
     const { locationId, campaignId, activeTag } = await dialerCampaign(h, { steps: [{ delayMinutes: 600 }] });
     const enrol = async (i: number) => {
-      const contact = h.repos.crm.createContact(h.agencyId, { locationId, firstName: `Burst${i}`, phone: `+1512556${String(i).padStart(4, '0')}`, tags: [activeTag] });
+      const contact = await h.store.crm.createContact(h.agencyId, { locationId, firstName: `Burst${i}`, phone: `+1512556${String(i).padStart(4, '0')}`, tags: [activeTag] });
       const r = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId, contactId: contact.id } });
       expect(r.status, r.text).toBe(200);
       return r.body.data._id as string;

@@ -123,7 +123,7 @@ describe('a crm_a project connected to GoHighLevel', () => {
     expect(messages.map((m) => [m.messageType, m.body])).toEqual([['TYPE_SMS', 'Hi Ana, sorry we missed you!'], ['TYPE_EMAIL', 'Hello Ana']]);
     expect(fake.state.appointments.filter((a) => a.contactId === c.contact.id).map((a) => a.startTime)).toEqual([slot]);
 
-    const run = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
+    const run = (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!;
     expect(run.steps.map((s) => [s.nodeType, s.status, s.attempts])).toEqual([
       ['add-tag', 'succeeded', 1], ['remove-tag', 'succeeded', 1], ['set-field', 'succeeded', 1], ['move-stage', 'succeeded', 1],
       ['add-note', 'succeeded', 1], ['send-sms', 'succeeded', 1], ['send-email', 'succeeded', 1], ['book-appointment', 'succeeded', 1],
@@ -147,7 +147,7 @@ describe('a crm_a project connected to GoHighLevel', () => {
     const event = callEnded(c.campaignId, { contactId: c.contact.id });
     await postCallEvent(h, event);
     expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'failed' });
-    const failed = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
+    const failed = (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!;
     expect(failed.steps.map((s) => [s.nodeType, s.status, s.attempts])).toEqual([['add-tag', 'succeeded', 1], ['add-note', 'failed', 1]]);
     expect(failed.error).toMatch(/disconnected: reconnect it/);
     const project = await h.api('GET', `/api/v2/projects/${c.projectId}`);
@@ -187,7 +187,7 @@ describe('a crm_a project connected to GoHighLevel', () => {
     return {
       c,
       event,
-      step: h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.steps[0]!,
+      step: (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!.steps[0]!,
       tagCalls: fake.requests.slice(from).filter((r) => r.method === 'POST' && /\/tags$/.test(r.path)),
     };
   }
@@ -221,7 +221,7 @@ describe('a crm_a project connected to GoHighLevel', () => {
     await postCallEvent(h, event);
     expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'succeeded' });
     expect(fake.state.messages.filter((m) => m.contactId === c.contact.id).map((m) => m.body)).toEqual(['Only once, Ana']);
-    const step = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.steps[0]!;
+    const step = (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!.steps[0]!;
     expect(step).toMatchObject({ status: 'succeeded', attempts: 2 });
     // One send reached the vendor; the retry asked the vendor (listed the conversation) instead of sending again.
     expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/conversations/messages' && (r.body as { contactId?: string }).contactId === c.contact.id)).toHaveLength(1);
@@ -233,7 +233,7 @@ describe('a crm_a project connected to GoHighLevel', () => {
     // A conflict with the agency's state (no Twilio credentials yet), not a malformed request.
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ success: false, error: 'CONFLICT', code: 'CredentialsMissing', message: expect.stringContaining('Twilio credentials') });
-    expect(h.repos.projects.get(h.agencyId, c.projectId)!.smsCarrier ?? 'crm').toBe('crm');
+    expect((await h.store.projects.get(h.agencyId, c.projectId))!.smsCarrier ?? 'crm').toBe('crm');
     const wrong = await h.api('PUT', '/api/agency/credentials/twilio', { body: { accountSid: TWILIO_SID, authToken: 'not-the-auth-token-0000' } });
     expect(wrong.status).toBe(400);
     const set = await h.api('PUT', '/api/agency/credentials/twilio', { body: { accountSid: TWILIO_SID, authToken: TWILIO_AUTH } });

@@ -30,25 +30,25 @@ async function runChain(opts: {
   on?: Awaited<ReturnType<typeof createProjectAgentCampaign>>;
 }) {
   const ctx = opts.on ?? (await createProjectAgentCampaign(h));
-  if (!opts.on) h.repos.crm.addCustomValue(h.agencyId, ctx.locationId, 'Business name', 'business_name', 'Bright Smile Dental');
-  const campaign = h.repos.campaigns.get(h.agencyId, ctx.campaignId)!;
-  h.repos.campaigns.save({ ...campaign, fromNumbers: opts.fromNumbers ?? ['+15125550100'], config: { ...campaign.config, ...(opts.campaignConfig ?? {}) } });
-  const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, firstName: 'Ana', lastName: 'Lopez', fullName: 'Ana Lopez', phone: '+15125550123', email: 'ana@clinic.dental', ...(opts.contact ?? {}) });
+  if (!opts.on) await h.store.crm.addCustomValue(h.agencyId, ctx.locationId, 'Business name', 'business_name', 'Bright Smile Dental');
+  const campaign = (await h.store.campaigns.get(h.agencyId, ctx.campaignId))!;
+  await h.store.campaigns.save({ ...campaign, fromNumbers: opts.fromNumbers ?? ['+15125550100'], config: { ...campaign.config, ...(opts.campaignConfig ?? {}) } });
+  const contact = await h.store.crm.createContact(h.agencyId, { locationId: ctx.locationId, firstName: 'Ana', lastName: 'Lopez', fullName: 'Ana Lopez', phone: '+15125550123', email: 'ana@clinic.dental', ...(opts.contact ?? {}) });
   const outcome = opts.outcome ?? 'VOICEMAIL';
   const put = await h.api('PUT', `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`, {
     body: {
       nodes: opts.nodes.map((n, i) => ({ position: { x: 0, y: i * 140 }, ...n })),
       edges: opts.edges ?? opts.nodes.slice(1).map((n, i) => ({ id: `e${i}`, source: opts.nodes[i]!.id, target: n.id })),
       dispositionEntries: { [outcome]: opts.nodes[0]!.id },
-      expectedVersion: h.repos.workflows.get(h.agencyId, ctx.campaignId).version,
+      expectedVersion: (await h.store.workflows.get(h.agencyId, ctx.campaignId)).version,
     },
   });
   expect(put.status, put.text).toBe(200);
   const event = callEnded(ctx.campaignId, { contactId: contact.id, disposition: outcome, fields: opts.fields, callSummary: 'Patient booked a cleaning.' });
   expect((await postCallEvent(h, event)).status).toBe(202);
   const result = await awaitRun(h, event.call.callId);
-  const execution = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
-  return { ...ctx, contact: () => h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!, contactId: contact.id, result, execution, callId: event.call.callId };
+  const execution = (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!;
+  return { ...ctx, contact: async () => (await h.store.crm.getContact(h.agencyId, ctx.locationId, contact.id))!, contactId: contact.id, result, execution, callId: event.call.callId };
 }
 
 const outbox = (contactId: string) => h.db.prepare('SELECT channel, recipient, sender, subject, body, status FROM outbox WHERE contact_id = ?').all(contactId) as Record<string, string>[];
@@ -57,20 +57,20 @@ describe('every action against the embedded ports, on real Temporal', () => {
   it('add-tag and remove-tag', async () => {
     const r = await runChain({ contact: { tags: ['new-lead', 'stale'] }, nodes: [{ id: 'a', type: 'add-tag', config: { tags: ['vm-left'] } }, { id: 'b', type: 'remove-tag', config: { tags: ['stale'] } }] });
     expect(r.result).toMatchObject({ status: 'succeeded', steps: 2 });
-    expect(r.contact().tags).toEqual(['new-lead', 'vm-left']);
+    expect((await r.contact()).tags).toEqual(['new-lead', 'vm-left']);
     expect(r.execution.steps.map((s) => [s.nodeId, s.status, s.attempts])).toEqual([['a', 'succeeded', 1], ['b', 'succeeded', 1]]);
     expect(r.execution.steps[0]!.output).toEqual({ tags: ['new-lead', 'stale', 'vm-left'] });
   });
 
   it('set-field renders a token from the call fields', async () => {
     const r = await runChain({ outcome: 'CALLBACK', fields: [{ key: 'callback_time', value: '2026-11-23T15:00:00Z' }], nodes: [{ id: 's', type: 'set-field', config: { field: 'contact.callback_time', value: '{{call.fields.callback_time}}' } }] });
-    expect(r.contact().fields).toEqual({ callback_time: '2026-11-23T15:00:00Z' });
+    expect((await r.contact()).fields).toEqual({ callback_time: '2026-11-23T15:00:00Z' });
     expect(r.execution.steps[0]).toMatchObject({ status: 'succeeded', input: { field: 'contact.callback_time', value: '2026-11-23T15:00:00Z' } });
   });
 
   it('move-stage', async () => {
     const r = await runChain({ outcome: 'SUCCESS', nodes: [{ id: 'm', type: 'move-stage', config: { pipelineId: 'patients', stageId: 'booked' } }] });
-    expect(r.contact()).toMatchObject({ pipelineId: 'patients', stageId: 'booked' });
+    expect((await r.contact())).toMatchObject({ pipelineId: 'patients', stageId: 'booked' });
   });
 
   it("reads the location's custom values only for a step whose templates name them", async () => {
@@ -84,13 +84,13 @@ describe('every action against the embedded ports, on real Temporal', () => {
       ],
     });
     expect(r.result).toMatchObject({ status: 'succeeded', steps: 3 });
-    expect(r.contact().notes!.map((n) => n.body)).toEqual(['From Bright Smile Dental: Patient booked a cleaning.']);
+    expect((await r.contact()).notes!.map((n) => n.body)).toEqual(['From Bright Smile Dental: Patient booked a cleaning.']);
     expect(customValueReads - before).toBe(1);
   });
 
   it('add-note renders the call summary', async () => {
     const r = await runChain({ outcome: 'SUCCESS', nodes: [{ id: 'n', type: 'add-note', config: { body: 'Summary: {{call.callSummary}}' } }] });
-    expect(r.contact().notes!.map((n) => n.body)).toEqual(['Summary: Patient booked a cleaning.']);
+    expect((await r.contact()).notes!.map((n) => n.body)).toEqual(['Summary: Patient booked a cleaning.']);
   });
 
   it('send-sms lands in the outbox once, rendered, from the campaign caller ID', async () => {
@@ -121,7 +121,7 @@ describe('every action against the embedded ports, on real Temporal', () => {
     expect(again.execution.error).toMatch(/already booked/);
     // Permanent: not retried, and the chain stopped there.
     expect(again.execution.steps.map((s) => [s.nodeId, s.status, s.attempts])).toEqual([['book', 'failed', 1]]);
-    expect(again.contact().tags).toEqual([]);
+    expect((await again.contact()).tags).toEqual([]);
     const api = await h.api('GET', `/api/agent-builder/agents/${again.agentId}/campaign/workflow/executions/${again.execution.id}`);
     expect(api.body.data).toMatchObject({ status: 'failed', steps: [{ nodeId: 'book', status: 'failed', error: expect.stringMatching(/already booked/) }] });
   });
@@ -143,11 +143,11 @@ describe('branches', () => {
 
   it('if: true and false paths, the evaluation recorded as a step', async () => {
     const yes = await runChain({ ...ifGraph('call.fields.callback_time'), fields: [{ key: 'callback_time', value: '2026-11-23T15:00:00Z' }] });
-    expect(yes.contact()).toMatchObject({ fields: { callback_time: '2026-11-23T15:00:00Z' }, tags: [] });
+    expect((await yes.contact())).toMatchObject({ fields: { callback_time: '2026-11-23T15:00:00Z' }, tags: [] });
     expect(yes.execution.steps.map((s) => [s.nodeId, s.status])).toEqual([['cond', 'evaluated'], ['yes', 'succeeded']]);
     expect(yes.execution.steps[0]!.output).toEqual({ handle: 'true' });
     const no = await runChain(ifGraph('call.fields.callback_time'));
-    expect(no.contact()).toMatchObject({ fields: {}, tags: ['callback-unscheduled'] });
+    expect((await no.contact())).toMatchObject({ fields: {}, tags: ['callback-unscheduled'] });
     expect(no.execution.steps.map((s) => s.nodeId)).toEqual(['cond', 'no']);
   });
 
@@ -167,10 +167,10 @@ describe('branches', () => {
       ],
     });
     const long = await runChain(graph(30));
-    expect(long.contact().tags).toEqual(['long']);
+    expect((await long.contact()).tags).toEqual(['long']);
     expect(long.execution.steps[0]!.output).toEqual({ handle: 'long' });
     const short = await runChain(graph(100));
-    expect(short.contact().tags).toEqual(['short']);
+    expect((await short.contact()).tags).toEqual(['short']);
     expect(short.execution.steps.map((s) => [s.nodeId, s.status])).toEqual([['sw', 'evaluated'], ['d', 'skipped'], ['d2', 'succeeded']]);
   });
 });
@@ -188,14 +188,14 @@ describe('branch conditions see the contact as earlier steps left it', () => {
         { id: 'e2', source: 'cond', target: 'yes', sourceHandle: 'true' },
       ],
     });
-    expect(r.contact().tags).toEqual(['vip', 'saw-vip']);
+    expect((await r.contact()).tags).toEqual(['vip', 'saw-vip']);
   });
 });
 
 describe('version pinning', () => {
   it('a graph edit made while a run is in flight does not change that run', async () => {
     const ctx = await createProjectAgentCampaign(h);
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, firstName: 'Ana', phone: '+15125550123' });
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId: ctx.locationId, firstName: 'Ana', phone: '+15125550123' });
     const wf = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`;
     const appended = await h.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['v1'] } }] } });
     expect(appended.status, appended.text).toBe(200);
@@ -211,23 +211,23 @@ describe('version pinning', () => {
     expect(stored.version).toBe(2);
     expect(stored.nodes.map((n: Node) => [n.id, n.config])).toEqual([[tagNode, { tags: ['v2'] }]]);
     expect(stored.dispositionEntries).toEqual({ VOICEMAIL: tagNode });
-    expect(h.repos.workflows.version(h.agencyId, ctx.campaignId, 1)!.graph.nodes[0]!.config).toEqual({ tags: ['v1'] });
+    expect((await h.store.workflows.version(h.agencyId, ctx.campaignId, 1))!.graph.nodes[0]!.config).toEqual({ tags: ['v1'] });
     await h.restartWorker();
     await awaitRun(h, event.call.callId);
 
     // The run used the graph pinned when the call ended: its recorded step applied v1.
-    const run = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
+    const run = (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!;
     expect(run).toMatchObject({ graphVersion: 1, status: 'succeeded' });
     expect(run.steps.map((st) => ({ nodeId: st.nodeId, nodeType: st.nodeType, status: st.status }))).toEqual([{ nodeId: tagNode, nodeType: 'add-tag', status: 'succeeded' }]);
     expect(JSON.stringify(run.steps[0]!.input)).toContain('v1');
     expect(JSON.stringify(run.steps[0]!.input)).not.toContain('v2');
-    expect(h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!.tags).toEqual(['v1']);
+    expect((await h.store.crm.getContact(h.agencyId, ctx.locationId, contact.id))!.tags).toEqual(['v1']);
 
     // The next call runs the patched graph.
     const next = callEnded(ctx.campaignId, { contactId: contact.id });
     expect((await postCallEvent(h, next)).status).toBe(202);
     await awaitRun(h, next.call.callId);
-    expect(h.repos.executions.firstOfCall(h.agencyId, next.call.callId)).toMatchObject({ graphVersion: 2, status: 'succeeded' });
-    expect(h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!.tags).toEqual(['v1', 'v2']);
+    expect(await h.store.executions.firstOfCall(h.agencyId, next.call.callId)).toMatchObject({ graphVersion: 2, status: 'succeeded' });
+    expect((await h.store.crm.getContact(h.agencyId, ctx.locationId, contact.id))!.tags).toEqual(['v1', 'v2']);
   });
 });

@@ -29,15 +29,15 @@ describe('faults', () => {
     });
     open.push(h);
     const ctx = await createProjectAgentCampaign(h);
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
     await h.api('POST', `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow/outcomes/VOICEMAIL/nodes`, { body: { nodes: [{ type: 'add-tag', config: { tags: ['vm-left'] } }] } });
     const event = callEnded(ctx.campaignId, { contactId: contact.id });
     await postCallEvent(h, event);
     expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'succeeded' });
     expect(calls).toBe(3);
-    expect(h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!.tags).toEqual(['vm-left']);
-    expect(h.repos.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${event.call.callId}:`)).toBe(1);
-    const [step] = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!.steps;
+    expect((await h.store.crm.getContact(h.agencyId, ctx.locationId, contact.id))!.tags).toEqual(['vm-left']);
+    expect(await h.store.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${event.call.callId}:`)).toBe(1);
+    const [step] = (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!.steps;
     expect(step).toMatchObject({ status: 'succeeded', attempts: 3, error: null });
   });
 
@@ -58,7 +58,7 @@ describe('faults', () => {
     });
     open.push(h);
     const ctx = await createProjectAgentCampaign(h);
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
     const wf = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`;
     await h.api('POST', `${wf}/outcomes/SUCCESS/nodes`, {
       body: { nodes: [{ type: 'add-tag', config: { tags: ['won'] } }, { type: 'move-stage', config: { pipelineId: 'patients', stageId: 'booked' } }, { type: 'add-note', config: { body: 'booked' } }] },
@@ -66,13 +66,13 @@ describe('faults', () => {
     const event = callEnded(ctx.campaignId, { contactId: contact.id, disposition: 'SUCCESS' });
     await postCallEvent(h, event);
     expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'failed' });
-    const failed = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
+    const failed = (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!;
     failing = false;
     const retry = await h.api('POST', `${wf}/executions/${failed.id}/retry`);
     expect(retry.status, retry.text).toBe(202);
     const run = await h.temporal!.client.workflow.getHandle(retry.body.data.workflowId).result();
     expect(run).toMatchObject({ status: 'succeeded', steps: 2 });
-    const c = h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!;
+    const c = (await h.store.crm.getContact(h.agencyId, ctx.locationId, contact.id))!;
     expect(c).toMatchObject({ tags: ['won'], stageId: 'booked' });
     expect(c.notes).toHaveLength(1);
     // The original is marked as retried, with a link both ways; a second retry of it is refused.
@@ -87,7 +87,7 @@ describe('faults', () => {
     expect(second.status).toBe(409);
     expect(second.body.code).toBe('NotFailed');
     expect(h.db.prepare('SELECT count(*) AS n FROM executions WHERE agency_id = ? AND call_id = ?').get(h.agencyId, event.call.callId)).toEqual({ n: 2 });
-    expect(h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!.notes).toHaveLength(1);
+    expect((await h.store.crm.getContact(h.agencyId, ctx.locationId, contact.id))!.notes).toHaveLength(1);
   });
 
   it('retries of retries and concurrent retries: each step takes effect once per call, one retry at a time', async () => {
@@ -115,7 +115,7 @@ describe('faults', () => {
     });
     open.push(h);
     const ctx = await createProjectAgentCampaign(h);
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId: ctx.locationId, phone: '+15125550123' });
     const wf = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`;
     await h.api('POST', `${wf}/outcomes/SUCCESS/nodes`, {
       body: { nodes: [{ type: 'add-tag', config: { tags: ['won'] } }, { type: 'move-stage', config: { pipelineId: 'patients', stageId: 'booked' } }, { type: 'add-note', config: { body: 'booked' } }, { type: 'send-sms', config: { body: 'See you soon' } }] },
@@ -123,7 +123,7 @@ describe('faults', () => {
     const event = callEnded(ctx.campaignId, { contactId: contact.id, disposition: 'SUCCESS' });
     await postCallEvent(h, event);
     expect(await awaitRun(h, event.call.callId)).toMatchObject({ status: 'failed' });
-    const first = h.repos.executions.firstOfCall(h.agencyId, event.call.callId)!;
+    const first = (await h.store.executions.firstOfCall(h.agencyId, event.call.callId))!;
 
     // Two retries of the same failed run at once: exactly one starts.
     const racing = await Promise.all([h.api('POST', `${wf}/executions/${first.id}/retry`), h.api('POST', `${wf}/executions/${first.id}/retry`)]);
@@ -136,12 +136,12 @@ describe('faults', () => {
     expect(r2.status, r2.text).toBe(202);
     expect(await h.temporal!.client.workflow.getHandle(r2.body.data.workflowId).result()).toMatchObject({ status: 'succeeded', steps: 1 });
 
-    const c = h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!;
+    const c = (await h.store.crm.getContact(h.agencyId, ctx.locationId, contact.id))!;
     expect(c).toMatchObject({ tags: ['won'], stageId: 'booked' });
     expect(c.notes).toHaveLength(1);
     expect(h.db.prepare('SELECT count(*) AS n FROM outbox WHERE agency_id = ? AND contact_id = ?').get(h.agencyId, contact.id)).toEqual({ n: 1 });
     // One recorded effect per action node across the three runs, under the call's keys.
-    expect(h.repos.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${event.call.callId}:`)).toBe(4);
+    expect(await h.store.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${event.call.callId}:`)).toBe(4);
     const runs = h.db.prepare('SELECT id, status, retry_of, retried_by FROM executions WHERE agency_id = ? AND call_id = ? ORDER BY started_at').all(h.agencyId, event.call.callId);
     expect(runs).toEqual([
       { id: first.id, status: 'failed', retry_of: null, retried_by: r1.id },
@@ -154,7 +154,7 @@ describe('faults', () => {
     const h = await createHarness({ temporal: true, worker: false, config: { actionTimeoutSeconds: 3 } });
     open.push(h);
     const ctx = await createProjectAgentCampaign(h);
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId: ctx.locationId, firstName: 'Ana', phone: '+15125550123' });
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId: ctx.locationId, firstName: 'Ana', phone: '+15125550123' });
     await h.api('POST', `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow/outcomes/VOICEMAIL/nodes`, {
       body: { nodes: [{ type: 'add-tag', config: { tags: ['vm-left'] } }, { type: 'send-sms', config: { body: 'Hi {{contact.firstName}}' } }, { type: 'add-note', config: { body: 'texted' } }] },
     });
@@ -163,7 +163,7 @@ describe('faults', () => {
     expect((await postCallEvent(h, event)).status).toBe(202);
     const workflowId = `post-call:${h.agencyId}:${event.call.callId}`;
     // The sandbox carrier takes 1.5 s: kill the worker while the SMS is in flight.
-    await until(() => h.repos.executions.byWorkflowId(h.agencyId, workflowId)?.steps.some((s) => s.nodeType === 'send-sms' && s.status === 'running'));
+    await until(async () => (await h.store.executions.byWorkflowId(h.agencyId, workflowId))?.steps.some((s) => s.nodeType === 'send-sms' && s.status === 'running'));
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     const second = await startWorkerProcess(h);
@@ -172,12 +172,12 @@ describe('faults', () => {
     } finally {
       second.kill('SIGTERM');
     }
-    const c = h.repos.crm.getContact(h.agencyId, ctx.locationId, contact.id)!;
+    const c = (await h.store.crm.getContact(h.agencyId, ctx.locationId, contact.id))!;
     expect(c.tags).toEqual(['vm-left']);
     expect(c.notes).toHaveLength(1);
     expect(h.db.prepare('SELECT count(*) AS n FROM outbox WHERE contact_id = ?').get(contact.id)).toEqual({ n: 1 });
-    expect(h.repos.effects.countWithPrefix(h.agencyId, `${workflowId}:`)).toBe(3);
-    const steps = h.repos.executions.byWorkflowId(h.agencyId, workflowId)!.steps;
+    expect(await h.store.effects.countWithPrefix(h.agencyId, `${workflowId}:`)).toBe(3);
+    const steps = (await h.store.executions.byWorkflowId(h.agencyId, workflowId))!.steps;
     expect(steps.map((s) => [s.nodeType, s.status])).toEqual([['add-tag', 'succeeded'], ['send-sms', 'succeeded'], ['add-note', 'succeeded']]);
     expect(steps[1]!.attempts).toBe(2);
   });

@@ -17,7 +17,7 @@ const CALL_TABLES = ['calls', 'call_events', 'executions', 'execution_steps', 'r
 describe('one path through every layer (issue 2, item 5)', () => {
   it('append add-tag, post call.ended twice: the contact is tagged once and one execution is stored', async () => {
     const { agentId, campaignId, locationId } = await createProjectAgentCampaign(h);
-    const contact = h.repos.crm.createContact(h.agencyId, { locationId, firstName: 'Ana', phone: '+15125550123' });
+    const contact = await h.store.crm.createContact(h.agencyId, { locationId, firstName: 'Ana', phone: '+15125550123' });
 
     const append = await h.api('POST', `/api/agent-builder/agents/${agentId}/campaign/workflow/outcomes/voicemail/nodes`, {
       body: { nodes: [{ type: 'add-tag', config: { tags: ['vm-left'] } }], expectedVersion: 0 },
@@ -42,11 +42,11 @@ describe('one path through every layer (issue 2, item 5)', () => {
     // The server handed the run's first task straight to the worker sharing the API's connection.
     expect(h.temporal!.stats).toEqual({ started: 1, eagerlyStarted: 1 });
 
-    const tagged = h.repos.crm.getContact(h.agencyId, locationId, contact.id)!;
+    const tagged = (await h.store.crm.getContact(h.agencyId, locationId, contact.id))!;
     expect(tagged.tags).toEqual(['vm-left']);
-    expect(h.repos.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${event.call.callId}:`)).toBe(1);
+    expect(await h.store.effects.countWithPrefix(h.agencyId, `post-call:${h.agencyId}:${event.call.callId}:`)).toBe(1);
 
-    const executions = h.repos.executions.listByAgent(h.agencyId, agentId, 10);
+    const executions = await h.store.executions.listByAgent(h.agencyId, agentId, 10);
     expect(executions).toHaveLength(1);
     expect(executions[0]).toMatchObject({ callId: event.call.callId, outcome: 'VOICEMAIL', graphVersion: 1, status: 'succeeded' });
     expect(executions[0]!.steps).toEqual([expect.objectContaining({ nodeType: 'add-tag', status: 'succeeded', attempts: 1 })]);
@@ -60,7 +60,7 @@ describe('one path through every layer (issue 2, item 5)', () => {
     expect(history.events!.filter((e) => e.activityTaskScheduledEventAttributes || e.upsertWorkflowSearchAttributesEventAttributes)).toEqual([]);
     expect(history.events!.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
 
-    expect(h.repos.calls.get(h.agencyId, event.call.callId)!.doc.disposition).toEqual({ type: 'voicemail', label: 'Voicemail', color: expect.any(String) });
+    expect((await h.store.calls.get(h.agencyId, event.call.callId))!.doc.disposition).toEqual({ type: 'voicemail', label: 'Voicemail', color: expect.any(String) });
   });
 
   it('a forged or stale signature is refused and stores nothing', async () => {
@@ -72,7 +72,7 @@ describe('one path through every layer (issue 2, item 5)', () => {
     const stale = await postCallEvent(h, event, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
     expect(stale.status).toBe(401);
     expect(stale.body.message).toContain('tolerance');
-    expect(h.repos.calls.get(h.agencyId, event.call.callId)).toBeUndefined();
+    expect(await h.store.calls.get(h.agencyId, event.call.callId)).toBeUndefined();
     expect(rowsOf(h.db, CALL_TABLES)).toEqual(before);
   });
 

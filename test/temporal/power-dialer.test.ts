@@ -25,7 +25,7 @@ afterAll(async () => h?.close());
 
 const handleOf = (leadId: string) => h.temporal!.client.workflow.getHandle(leadWorkflowId(leadId));
 const result = (leadId: string) => handleOf(leadId).result() as Promise<LeadCadenceResult>;
-const lead = (leadId: string) => h.repos.leads.get(h.agencyId, leadId)!;
+const lead = async (leadId: string) => (await h.store.leads.get(h.agencyId, leadId))!;
 const stateOf = (leadId: string) => handleOf(leadId).query<{ next: LeadNext; attempt: number; callId: string | null }>(LEAD_STATE_QUERY);
 
 /** The platform reports the end of a call through the signed events endpoint, as a real one would. */
@@ -36,9 +36,9 @@ async function end(call: PlacedCall, disposition: string, fields: { key: string;
 }
 
 /** The lead row once the workflow has mirrored the state `match` describes. */
-const rowWhen = (leadId: string, what: string, match: (l: ReturnType<typeof lead>) => boolean) =>
-  waitFor(what, () => {
-    const l = h.repos.leads.get(h.agencyId, leadId);
+const rowWhen = (leadId: string, what: string, match: (l: Awaited<ReturnType<typeof lead>>) => boolean) =>
+  waitFor(what, async () => {
+    const l = await h.store.leads.get(h.agencyId, leadId);
     return l && match(l) ? l : undefined;
   });
 
@@ -77,7 +77,7 @@ describe('lead cadence workflow', () => {
 
     const first = await voice.call(leadId, 1);
     expect(first).toMatchObject({ campaignId: c.campaignId, to: '+15125550111', from: '+15125550101' });
-    expect(lead(leadId)).toMatchObject({ callStatus: 'calling', cadenceStep: 0 });
+    expect((await lead(leadId))).toMatchObject({ callStatus: 'calling', cadenceStep: 0 });
     await end(first, 'VOICEMAIL');
     const waiting = await rowWhen(leadId, 'step 1 scheduled', (l) => l.callStatus === 'scheduled' && l.cadenceStep === 1);
     // Step 1 is due 2 cadence minutes (2 s at scale 60) after the first attempt, by the workflow's clock.
@@ -96,20 +96,20 @@ describe('lead cadence workflow', () => {
     expect(Date.parse(attempts[1]!.at)).toBeGreaterThanOrEqual(Date.parse(waiting.nextCallTime));
     await end(second, 'VOICEMAIL');
     const third = await voice.call(leadId, 3);
-    expect(lead(leadId)).toMatchObject({ callStatus: 'calling', cadenceStep: 2 });
+    expect((await lead(leadId))).toMatchObject({ callStatus: 'calling', cadenceStep: 2 });
     await end(third, 'SUCCESS');
 
     expect(await result(leadId)).toEqual({ status: 'completed', step: 2, attempts: 3 });
-    expect(lead(leadId)).toMatchObject({ callStatus: 'completed', cadenceStep: 2, live: false });
+    expect((await lead(leadId))).toMatchObject({ callStatus: 'completed', cadenceStep: 2, live: false });
     expect(voice.callsOf(leadId)).toHaveLength(3);
     // Each call went through call history and its post-call run as well.
-    expect(h.repos.calls.get(h.agencyId, third.callId)!.doc.disposition.type).toBe('success');
+    expect((await h.store.calls.get(h.agencyId, third.callId))!.doc.disposition.type).toBe('success');
   });
 
   it('a fresh lead starts from the state enrolment stored: its first step writes nothing and runs no local activity', async () => {
     const c = await dialerCampaign(h, { dialing: 'pd', steps: [{ delayMinutes: 600 }, { delayMinutes: 600 }] });
     const leadId = (await postContactEvent(h, c.event())).body.data.enrolled[0] as string;
-    const stored = lead(leadId);
+    const stored = await lead(leadId);
     expect(stored).toMatchObject({ callStatus: 'scheduled', cadenceStep: 0, live: true });
     const input = await startedInput(h, leadId);
     // Step 0 is due 600 cadence minutes (600 s at scale 60) after enrolment: the row says so, and
@@ -122,7 +122,7 @@ describe('lead cadence workflow', () => {
     const history = (await handleOf(leadId).fetchHistory()).events!;
     expect(history[0]!.workflowExecutionStartedEventAttributes!.workflowType!.name).toBe('leadCadenceRun');
     expect(history.filter((e) => e.markerRecordedEventAttributes)).toEqual([]);
-    expect(lead(leadId)).toEqual(stored);
+    expect((await lead(leadId))).toEqual(stored);
     await handleOf(leadId).terminate('the test is done with it');
   });
 
@@ -133,7 +133,7 @@ describe('lead cadence workflow', () => {
     await end(await voice.call(leadId, 2), 'NO_ACTION');
     await end(await voice.call(leadId, 3), 'VOICEMAIL');
     expect(await result(leadId)).toEqual({ status: 'exhausted', step: 2, attempts: 3 });
-    expect(lead(leadId)).toMatchObject({ callStatus: 'exhausted', cadenceStep: 2, live: false });
+    expect((await lead(leadId))).toMatchObject({ callStatus: 'exhausted', cadenceStep: 2, live: false });
   });
 
   it('an exclusion tag mid-cadence stops the lead: no further call', async () => {
@@ -146,7 +146,7 @@ describe('lead cadence workflow', () => {
     expect(out.body.data.removed).toEqual([leadId]);
     expect(await result(leadId)).toEqual({ status: 'stopped', step: 1, attempts: 1, reason: 'excluded' });
     expect(voice.callsOf(leadId)).toHaveLength(1);
-    expect(h.repos.leads.get(h.agencyId, leadId)).toBeUndefined();
+    expect(await h.store.leads.get(h.agencyId, leadId)).toBeUndefined();
   });
 
   it('CALLBACK with a callback time calls back then, on the same step', async () => {
@@ -210,14 +210,14 @@ describe('calling windows', () => {
 
     const ack = await postContactEvent(h, c.event());
     expect(ack.body.data.enrolled).toHaveLength(2);
-    const leadId = h.repos.leads.ofContact(h.agencyId, c.locationId, ack.body.data.contactId).find((l) => l.campaignId === c.campaignId)!.id;
-    const dropped = h.repos.leads.ofContact(h.agencyId, c.locationId, ack.body.data.contactId).find((l) => l.campaignId === dropping.campaignId)!.id;
+    const leadId = (await h.store.leads.ofContact(h.agencyId, c.locationId, ack.body.data.contactId)).find((l) => l.campaignId === c.campaignId)!.id;
+    const dropped = (await h.store.leads.ofContact(h.agencyId, c.locationId, ack.body.data.contactId)).find((l) => l.campaignId === dropping.campaignId)!.id;
 
-    expect(lead(leadId)).toMatchObject({ callStatus: 'waiting_for_window', cadenceStep: 0, nextCallTime: new Date(opens.toMillis()).toISOString() });
+    expect((await lead(leadId))).toMatchObject({ callStatus: 'waiting_for_window', cadenceStep: 0, nextCallTime: new Date(opens.toMillis()).toISOString() });
     const parked = await h.api('GET', `/api/power-dialer/pipeline/s2l-parked?campaignId=${c.campaignId}`);
     expect(parked.body.data.leads).toEqual([expect.objectContaining({ _id: leadId, callStatus: 'waiting_for_window' })]);
     expect(await result(dropped)).toEqual({ status: 'dropped', step: 0, attempts: 0 });
-    expect(lead(dropped)).toMatchObject({ callStatus: 'dropped', live: false });
+    expect((await lead(dropped))).toMatchObject({ callStatus: 'dropped', live: false });
     // The workflow's plan: step 0 at the opening, no attempt yet, asleep on a timer due exactly then.
     expect(await stateOf(leadId)).toMatchObject({ next: { kind: 'call', step: 0, at: opens.toMillis(), status: 'waiting_for_window' }, attempt: 0 });
     await timerDueAt(leadId, 0, opens.toMillis());

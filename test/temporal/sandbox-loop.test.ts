@@ -40,10 +40,10 @@ describe('the default wiring: sandbox voice platform and carrier', () => {
     expect(h.db.prepare('SELECT recipient, sender, body FROM outbox WHERE agency_id = ? AND contact_id = ?').all(h.agencyId, contactId)).toEqual([
       { recipient: '+15125550177', sender: '+15125550100', body: 'Sorry we missed you, Sandy' },
     ]);
-    expect(h.repos.crm.getContact(h.agencyId, c.locationId, contactId)!.tags).toContain('booked');
+    expect((await h.store.crm.getContact(h.agencyId, c.locationId, contactId))!.tags).toContain('booked');
     // The carrier's configured latency was in the send (the step's own recorded times).
-    const sms = h.repos.executions.get(h.agencyId, runs[0]!.id)!.steps[0]!;
+    const sms = (await h.store.executions.get(h.agencyId, runs[0]!.id))!.steps[0]!;
     expect(Date.parse(sms.finishedAt!) - Date.parse(sms.startedAt)).toBeGreaterThanOrEqual(LATENCY_MS);
-    expect(h.repos.leads.get(h.agencyId, leadId)).toMatchObject({ callStatus: 'completed', live: false });
+    expect(await h.store.leads.get(h.agencyId, leadId)).toMatchObject({ callStatus: 'completed', live: false });
   });
 });

@@ -46,7 +46,7 @@ const resultOf = (workflowId: string) => h.temporal!.client.workflow.getHandle(w
 describe('test runs', () => {
   it('runs the chain on sample data on the sandbox, records rendered inputs, and stays apart from real runs', async () => {
     const c = await createProjectAgentCampaign(h);
-    h.repos.crm.addCustomValue(h.agencyId, c.locationId, 'Business name', 'business_name', 'Bright Smile Dental');
+    await h.store.crm.addCustomValue(h.agencyId, c.locationId, 'Business name', 'business_name', 'Bright Smile Dental');
     const wf = `/api/agent-builder/agents/${c.agentId}/campaign/workflow`;
     await h.api('POST', `${wf}/outcomes/SUCCESS/nodes`, {
       body: { nodes: [{ type: 'send-sms', config: { body: 'Hi {{contact.firstName}}, {{custom_values.business_name}} booked you for {{call.fields.appointment_time}}' } }, { type: 'book-appointment', config: { calendarId: 'cal_main', durationMinutes: 45 } }, { type: 'add-tag', config: { tags: ['booked'] } }] },
@@ -72,7 +72,7 @@ describe('test runs', () => {
     const failing = await h.api('POST', `${wf}/test-runs`, { body: { outcome: 'SUCCESS' } });
     expect(await resultOf(failing.body.data.workflowId)).toMatchObject({ status: 'failed' });
     expect((await h.api('GET', `${wf}/executions/${failing.body.data.id}`)).body.data.error).toMatch(/appointment_time/);
-    expect(h.repos.alerts.list(h.agencyId).filter((a) => (a.payload as { executionId?: string }).executionId === failing.body.data.id)).toEqual([]);
+    expect((await h.store.alerts.list(h.agencyId)).filter((a) => (a.payload as { executionId?: string }).executionId === failing.body.data.id)).toEqual([]);
   });
 
   it('makes no request to the real CRM of a project connected to one', async () => {
@@ -106,7 +106,7 @@ describe('failure alerts', () => {
     const e = callEnded(c.campaignId, { disposition: 'SUCCESS', fields: [{ key: 'appointment_time', value: '2031-01-01T15:00:00Z' }] });
     await postCallEvent(h, e);
     expect(await awaitRun(h, e.call.callId)).toMatchObject({ status: 'failed' });
-    const executionId = h.repos.executions.firstOfCall(h.agencyId, e.call.callId)!.id;
+    const executionId = (await h.store.executions.firstOfCall(h.agencyId, e.call.callId))!.id;
 
     const delivery = await waitFor('the alert webhook', () => received.find((r) => JSON.parse(r.body).executionId === executionId));
     const body = JSON.parse(delivery.body);
@@ -114,9 +114,9 @@ describe('failure alerts', () => {
     expect(body.link).toBe(`https://app.example.test/editor/agents/${c.agentId}?campaignId=${c.campaignId}&run=${executionId}`);
     expect(delivery.headers['x-agency-id']).toBe(h.agencyId);
     expect(delivery.headers['x-alert-id']).toBe(body.id);
-    expect(verify(h.repos.agencies.get(h.agencyId)!.signingSecret, String(delivery.headers['x-signature']), delivery.body)).toBe(true);
-    const alert = await waitFor('the alert marked delivered and emailed', () => {
-      const a = h.repos.alerts.get(h.agencyId, body.id);
+    expect(verify((await h.store.agencies.get(h.agencyId))!.signingSecret, String(delivery.headers['x-signature']), delivery.body)).toBe(true);
+    const alert = await waitFor('the alert marked delivered and emailed', async () => {
+      const a = await h.store.alerts.get(h.agencyId, body.id);
       return a?.deliveredAt && a.emailedAt ? a : undefined;
     });
     expect(alert.attempts).toBe(1);

@@ -95,7 +95,7 @@ describe('the dialer on Vapi', () => {
     expect(malformedAnswer.status).toBe(400);
     expect(malformedAnswer.body.message).toMatch(/body\.message/);
     expect(counts()).toEqual(before);
-    expect(h.repos.leads.get(h.agencyId, leadId)).toMatchObject({ callStatus: 'calling', cadenceStep: 0 });
+    expect(await h.store.leads.get(h.agencyId, leadId)).toMatchObject({ callStatus: 'calling', cadenceStep: 0 });
   });
 
   it("Vapi's end-of-call report stores the call, runs the post-call chain and moves the lead to its next step", async () => {
@@ -116,11 +116,11 @@ describe('the dialer on Vapi', () => {
     });
     const run = await h.temporal!.client.workflow.getHandle(accepted.body.data.workflowId).result();
     expect(run).toMatchObject({ status: 'succeeded', steps: 1 });
-    const contactId = h.repos.leads.get(h.agencyId, leadId)!.contactId;
-    expect(h.repos.crm.getContact(h.agencyId, c.locationId, contactId)!.tags).toContain('vm-left');
+    const contactId = (await h.store.leads.get(h.agencyId, leadId))!.contactId;
+    expect((await h.store.crm.getContact(h.agencyId, c.locationId, contactId))!.tags).toContain('vm-left');
     // VOICEMAIL advances the cadence: step 1, an hour later.
-    await waitFor('the lead at step 1', () => {
-      const l = h.repos.leads.get(h.agencyId, leadId)!;
+    await waitFor('the lead at step 1', async () => {
+      const l = (await h.store.leads.get(h.agencyId, leadId))!;
       return l.cadenceStep === 1 && l.callStatus === 'scheduled';
     });
 

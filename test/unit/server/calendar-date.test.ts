@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { calendarDate } from '../../../server/calls/accept-call-ended.js';
+import { calendarDate } from '../../../server/domain/calls/calendar-date.js';
 
 /** What the call's `date` was before the Intl fast path: luxon, for every input. */
 const byLuxon = (dateTime: string, zone: string | null) => {

@@ -4,7 +4,7 @@
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { describe, expect, it } from 'vitest';
-import { dialablePhone } from '../../../server/power-dialer/dialer.js';
+import { dialablePhone } from '../../../server/domain/power-dialer/dialer.js';
 
 const direct = (phone: string) => {
   const parsed = parsePhoneNumberFromString(phone, 'US');

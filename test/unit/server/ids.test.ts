@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../../server/store/ids.js';
+import { newId } from '../../../server/ids.js';
 
 describe('newId', () => {
   it('is the prefix and 80 random bits in base64url, unique across refills of its byte buffer', () => {

@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { CredentialRejectedError, RateLimitedError, VendorTimeoutError } from '../../../engine/ports.js';
 import { VendorRefusedError } from '../../../server/adapters/vendor-http.js';
-import { chosenNumberProblem, countryOfAreaCode, describeSearch, nextStep, searchOf } from '../../../server/phone-numbers/ask.js';
-import { purchaseFailure } from '../../../server/phone-numbers/failures.js';
-import type { AppError } from '../../../server/http/errors.js';
+import { chosenNumberProblem, countryOfAreaCode, describeSearch, nextStep, searchOf } from '../../../server/domain/phone-numbers/ask.js';
+import { purchaseFailure } from '../../../server/domain/phone-numbers/failures.js';
+import { fromDomain } from '../../../server/http/errors.js';
+import type { DomainError } from '../../../server/domain/errors.js';
 
 describe('what a purchase asks Twilio for', () => {
   it("searches the country asked for, else the area code's, else US; on toll-free only a toll-free prefix is kept", () => {
@@ -51,7 +52,10 @@ describe('the next step of a recorded purchase', () => {
 describe('what a vendor failure tells the client', () => {
   const refused = (vendor: string, code: number | null, message: string) => new VendorRefusedError(vendor, 400, message, `${vendor} → HTTP 400: ${message}`, code);
   const buy = { step: 'buy', phoneNumber: '+15125550100', resumeKey: 'k1' } as const;
-  const show = (e: AppError) => ({ status: e.status, code: e.detailCode, retryAfter: e.headers['Retry-After'], message: e.message });
+  const show = (d: DomainError) => {
+    const e = fromDomain(d);
+    return { status: e.status, code: e.detailCode, retryAfter: e.headers['Retry-After'], message: e.message };
+  };
 
   it('a sold number is NumberUnavailable; another refusal is VendorRefused with the vendor\'s words; nothing was bought', () => {
     expect(show(purchaseFailure(refused('twilio', 21422, 'gone'), buy))).toEqual({ status: 409, code: 'NumberUnavailable', retryAfter: undefined, message: '+15125550100 is not available at Twilio: gone; nothing was bought' });

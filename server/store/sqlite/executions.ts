@@ -1,0 +1,176 @@
+import type { ExecutionsRepository } from '../index.js';
+import type { Sync } from './sync.js';
+import type { Execution, ExecutionStep } from '../records.js';
+import type { Db } from './db.js';
+import { parseJson } from './db.js';
+import { nowIso } from '../../ids.js';
+
+
+
+interface ExecRow {
+  id: string;
+  workflow_id: string;
+  campaign_id: string;
+  agent_id: string;
+  call_id: string;
+  outcome: string;
+  graph_version: number;
+  status: string;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+  retry_of: string | null;
+  retried_by: string | null;
+  kind: string;
+}
+
+interface StepRow {
+  seq: number;
+  node_id: string;
+  node_type: string;
+  status: string;
+  attempts: number;
+  input: string | null;
+  output: string | null;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+
+export function executionsRepo(db: Db): Sync<ExecutionsRepository> {
+  const insert = db.prepare(
+    `INSERT INTO executions (id, agency_id, workflow_id, campaign_id, agent_id, call_id, outcome, graph_version, status, started_at, retry_of, kind)
+     VALUES (@id, @agencyId, @workflowId, @campaignId, @agentId, @callId, @outcome, @graphVersion, 'running', @startedAt, @retryOf, @kind)
+     ON CONFLICT (agency_id, workflow_id) DO NOTHING`,
+  );
+  const get = db.prepare<[string, string], ExecRow>('SELECT * FROM executions WHERE agency_id = ? AND id = ?');
+  const byWorkflow = db.prepare<[string, string], ExecRow>('SELECT * FROM executions WHERE agency_id = ? AND workflow_id = ?');
+  const firstOfCall = db.prepare<[string, string], ExecRow>(
+    'SELECT * FROM executions WHERE agency_id = ? AND call_id = ? ORDER BY started_at, id LIMIT 1',
+  );
+  const list = db.prepare<[string, string, string, number], ExecRow>(
+    'SELECT * FROM executions WHERE agency_id = ? AND agent_id = ? AND kind = ? ORDER BY started_at DESC, id DESC LIMIT ?',
+  );
+  const failedRuns = db.prepare<{ agencyId: string; projects: string | null; limit: number }, ExecRow>(
+    `SELECT e.* FROM executions e JOIN campaigns c ON c.id = e.campaign_id
+     WHERE e.agency_id = @agencyId AND e.status = 'failed' AND e.kind = 'run' AND e.retried_by IS NULL
+       AND (@projects IS NULL OR c.project_id IN (SELECT value FROM json_each(@projects)))
+     ORDER BY e.started_at DESC, e.id DESC LIMIT @limit`,
+  );
+  const inFlight = db.prepare<[string, string], { version: number; n: number }>(
+    "SELECT graph_version AS version, count(*) AS n FROM executions WHERE agency_id = ? AND campaign_id = ? AND status = 'running' AND kind = 'run' GROUP BY graph_version ORDER BY graph_version",
+  );
+  const steps = db.prepare<[string], StepRow>('SELECT * FROM execution_steps WHERE execution_id = ? ORDER BY seq');
+  // `attempts` counts the attempts that started, whoever numbers them: an attempt cut off by a
+  // dead worker is counted even where the next one carries the same number (a local activity
+  // re-run after the workflow task timed out starts again at 1).
+  const stepStart = db.prepare(
+    `INSERT INTO execution_steps (execution_id, seq, node_id, node_type, status, attempts, input, started_at)
+     VALUES (@executionId, @seq, @nodeId, @nodeType, 'running', @attempt, @input, @at)
+     ON CONFLICT (execution_id, seq) DO UPDATE SET status = 'running', attempts = max(execution_steps.attempts + 1, excluded.attempts), error = NULL`,
+  );
+  const stepFinish = db.prepare(
+    `INSERT INTO execution_steps (execution_id, seq, node_id, node_type, status, attempts, input, output, error, started_at, finished_at)
+     VALUES (@executionId, @seq, @nodeId, @nodeType, @status, @attempt, @input, @output, @error, @at, @at)
+     ON CONFLICT (execution_id, seq) DO UPDATE SET status = excluded.status, attempts = max(execution_steps.attempts, excluded.attempts),
+       input = coalesce(excluded.input, input), output = excluded.output, error = excluded.error, finished_at = excluded.finished_at`,
+  );
+  const claimRetry = db.prepare(
+    "UPDATE executions SET retried_by = ? WHERE agency_id = ? AND id = ? AND status = 'failed' AND retried_by IS NULL",
+  );
+  const undoRetry = [
+    db.prepare('UPDATE executions SET retried_by = NULL WHERE agency_id = @agencyId AND id = @failedId AND retried_by = @retryId'),
+    db.prepare('DELETE FROM run_inputs WHERE agency_id = @agencyId AND workflow_id = (SELECT workflow_id FROM executions WHERE agency_id = @agencyId AND id = @retryId)'),
+    db.prepare('DELETE FROM executions WHERE agency_id = @agencyId AND id = @retryId'),
+  ];
+  const byId = db.prepare<[string], ExecRow & { agency_id: string }>('SELECT * FROM executions WHERE id = ?');
+  const finish = db.prepare('UPDATE executions SET status = ?, error = ?, finished_at = ? WHERE id = ?');
+  const outcomeOf = db.prepare<[string], { outcome: string }>('SELECT outcome FROM executions WHERE id = ?');
+
+  const hydrate = (r: ExecRow): Execution => ({
+    id: r.id,
+    workflowId: r.workflow_id,
+    campaignId: r.campaign_id,
+    agentId: r.agent_id,
+    callId: r.call_id,
+    outcome: r.outcome,
+    graphVersion: r.graph_version,
+    status: r.status,
+    error: r.error,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    kind: r.kind === 'test' ? 'test' : 'run',
+    retryOf: r.retry_of,
+    retriedBy: r.retried_by,
+    steps: steps.all(r.id).map((s) => ({
+      seq: s.seq,
+      nodeId: s.node_id,
+      nodeType: s.node_type,
+      status: s.status,
+      attempts: s.attempts,
+      input: parseJson(s.input, 'execution_steps.input'),
+      output: parseJson(s.output, 'execution_steps.output'),
+      error: s.error,
+      startedAt: s.started_at,
+      finishedAt: s.finished_at,
+    })),
+  });
+
+  return {
+    create(e: { id: string; agencyId: string; workflowId: string; campaignId: string; agentId: string; callId: string; outcome: string; graphVersion: number; retryOf?: string; kind?: 'run' | 'test' }) {
+      insert.run({ ...e, retryOf: e.retryOf ?? null, kind: e.kind ?? 'run', startedAt: nowIso() });
+    },
+    /** Failed real runs not yet retried, newest first, across the agency's campaigns (or these projects'). */
+    listFailed(agencyId: string, projectIds: readonly string[] | null, limit: number): Execution[] {
+      return failedRuns.all({ agencyId, projects: projectIds ? JSON.stringify(projectIds) : null, limit }).map(hydrate);
+    },
+    /** Real runs still running on a campaign, per pinned graph version. */
+    inFlight: (agencyId: string, campaignId: string) => inFlight.all(agencyId, campaignId),
+    /**
+     * Links a failed run to its retry, atomically: false when the run is not failed or another
+     * retry of it already claimed it (so two concurrent retries never both start).
+     */
+    claimRetry(agencyId: string, failedId: string, retryId: string): boolean {
+      return claimRetry.run(retryId, agencyId, failedId).changes === 1;
+    },
+    /** The retry's run could not be started: the failed run is retryable again and the retry's rows go. */
+    undoRetry(agencyId: string, failedId: string, retryId: string): void {
+      db.transaction(() => {
+        for (const st of undoRetry) st.run({ agencyId, failedId, retryId });
+      }).immediate();
+    },
+    get(agencyId: string, id: string): Execution | undefined {
+      const r = get.get(agencyId, id);
+      return r ? hydrate(r) : undefined;
+    },
+    byWorkflowId(agencyId: string, workflowId: string): Execution | undefined {
+      const r = byWorkflow.get(agencyId, workflowId);
+      return r ? hydrate(r) : undefined;
+    },
+    /** The call's first run: the one its call.ended event started (later ones are retries). */
+    firstOfCall(agencyId: string, callId: string): Execution | undefined {
+      const r = firstOfCall.get(agencyId, callId);
+      return r ? hydrate(r) : undefined;
+    },
+    listByAgent(agencyId: string, agentId: string, limit: number, kind: 'run' | 'test' = 'run'): Execution[] {
+      return list.all(agencyId, agentId, kind, limit).map(hydrate);
+    },
+    stepStarted(s: { executionId: string; seq: number; nodeId: string; nodeType: string; attempt: number; input: unknown }) {
+      stepStart.run({ ...s, input: json(s.input), at: nowIso() });
+    },
+    stepFinished(s: { executionId: string; seq: number; nodeId: string; nodeType: string; status: string; attempt: number; input?: unknown; output?: unknown; error?: string }) {
+      stepFinish.run({ ...s, input: json(s.input), output: json(s.output), error: s.error ?? null, at: nowIso() });
+    },
+    finish(id: string, status: string, error: string | null) {
+      finish.run(status, error, nowIso(), id);
+    },
+    /** By id alone: the worker's execution log knows only the id it was given. */
+    byIdAnyAgency(id: string): (Execution & { agencyId: string }) | undefined {
+      const r = byId.get(id);
+      return r ? { ...hydrate(r), agencyId: r.agency_id } : undefined;
+    },
+    outcomeOf: (id) => outcomeOf.get(id)?.outcome,
+  };
+}

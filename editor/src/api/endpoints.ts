@@ -1,6 +1,6 @@
 /** The workflow editor's endpoints, over the typed client. Nothing here knows about React. */
 import { answer, client } from './client';
-import type { AppendRequestNode, GraphBody, PatchNodeBody, TestRunBody } from './types';
+import type { AppendRequestNode, ConnectProjectBody, CrmCredentials, GraphBody, PatchNodeBody, TestRunBody } from './types';
 
 export type { AppendRequestNode, GraphBody };
 
@@ -8,6 +8,12 @@ export const projectsApi = {
   list: () => answer(client.GET('/api/v2/projects')).then((r) => r.data),
   get: (idOrLocation: string) => answer(client.GET('/api/v2/projects/{id}', { params: { path: { id: idOrLocation } } })).then((r) => r.data),
   campaigns: (locationId: string) => answer(client.GET('/api/agent-builder/projects/{locationId}/campaigns', { params: { path: { locationId } } })).then((r) => r.data),
+  campaign: (locationId: string, campaignId: string) =>
+    answer(client.GET('/api/agent-builder/projects/{locationId}/campaigns/{campaignId}', { params: { path: { locationId, campaignId } } })).then((r) => r.data),
+  /** connects a CRM location as a project; with credentials, verified against the real location first */
+  connect: (body: ConnectProjectBody) => answer(client.POST('/api/v2/projects', { body })).then((r) => r.data),
+  /** new credentials for the same project (a disconnected one goes back to live or stopped) */
+  reconnect: (id: string, credentials: CrmCredentials) => answer(client.POST('/api/v2/projects/{id}/reconnect', { params: { path: { id } }, body: { credentials } })).then((r) => r.data),
 };
 
 export const agentsApi = {

@@ -10,6 +10,8 @@ import { useRoute } from './routing';
 // The console's pages are chunks of their own, loaded when first opened: the editor's own chunk
 // (the workflow canvas's load time, docs/editor.md Performance) does not grow with them.
 const KeysPage = lazy(() => import('./pages/KeysPage').then((m) => ({ default: m.KeysPage })));
+const ConnectionsPage = lazy(() => import('./pages/ConnectionsPage').then((m) => ({ default: m.ConnectionsPage })));
+const ProjectConnectionPage = lazy(() => import('./pages/ProjectConnectionPage').then((m) => ({ default: m.ProjectConnectionPage })));
 
 function Page() {
   const route = useRoute();
@@ -24,6 +26,10 @@ function Page() {
       return <EditorPage key={`${route.agentId}:${route.campaignId ?? ''}`} route={route} />;
     case 'keys':
       return <KeysPage />;
+    case 'connections':
+      return <ConnectionsPage />;
+    case 'project-connection':
+      return <ProjectConnectionPage key={route.locationId} locationId={route.locationId} />;
     default:
       return <ProjectsPage />;
   }

@@ -11,6 +11,8 @@ import { useRoute } from './routing';
 // (the workflow canvas's load time, docs/editor.md Performance) does not grow with them.
 const KeysPage = lazy(() => import('./pages/KeysPage').then((m) => ({ default: m.KeysPage })));
 const ConnectionsPage = lazy(() => import('./pages/ConnectionsPage').then((m) => ({ default: m.ConnectionsPage })));
+const CallsPage = lazy(() => import('./pages/CallsPage').then((m) => ({ default: m.CallsPage })));
+const CallPage = lazy(() => import('./pages/CallPage').then((m) => ({ default: m.CallPage })));
 const ProjectConnectionPage = lazy(() => import('./pages/ProjectConnectionPage').then((m) => ({ default: m.ProjectConnectionPage })));
 
 function Page() {
@@ -28,6 +30,10 @@ function Page() {
       return <KeysPage />;
     case 'connections':
       return <ConnectionsPage />;
+    case 'calls':
+      return <CallsPage filters={route.filters ?? {}} />;
+    case 'call':
+      return <CallPage key={route.callId} callId={route.callId} />;
     case 'project-connection':
       return <ProjectConnectionPage key={route.locationId} locationId={route.locationId} />;
     default:

@@ -20,7 +20,7 @@ export type Route =
 
 export const BASE = '/editor';
 
-/** The call list's filters as the URL carries them (the names of GET /api/call-history's query). */
+/** The call list's filters as the URL carries them (GET /api/call-history's names; `from`/`to` are days, yyyy-mm-dd). */
 export interface CallListFilters {
   disposition?: string;
   campaignId?: string;

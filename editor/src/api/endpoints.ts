@@ -71,8 +71,8 @@ export function workflowApi(target: WorkflowTarget) {
     /** a run of the current version on sample data, every effect on the sandbox */
     testRun: (body: TestRunBody) => answer(client.POST(`${W}/test-runs`, { ...on({}), body })).then((r) => r.data),
     // Execution history is per agent; the caller filters by campaign.
-    executions: (kind: 'run' | 'test' = 'run') =>
-      answer(client.GET(`${W}/executions`, { params: { path: { agentId }, query: { limit: 50, ...(kind === 'test' && { kind: 'test' as const }) } } })).then((r) => r.data),
+    executions: (kind: 'run' | 'test' = 'run', limit = 50) =>
+      answer(client.GET(`${W}/executions`, { params: { path: { agentId }, query: { limit, ...(kind === 'test' && { kind: 'test' as const }) } } })).then((r) => r.data),
     execution: (executionId: string) => answer(client.GET(`${W}/executions/{executionId}`, { params: { path: { agentId, executionId } } })).then((r) => r.data),
   };
 }

@@ -13,6 +13,7 @@ const KeysPage = lazy(() => import('./pages/KeysPage').then((m) => ({ default: m
 const ConnectionsPage = lazy(() => import('./pages/ConnectionsPage').then((m) => ({ default: m.ConnectionsPage })));
 const CallsPage = lazy(() => import('./pages/CallsPage').then((m) => ({ default: m.CallsPage })));
 const CallPage = lazy(() => import('./pages/CallPage').then((m) => ({ default: m.CallPage })));
+const CadencePage = lazy(() => import('./pages/CadencePage').then((m) => ({ default: m.CadencePage })));
 const ProjectConnectionPage = lazy(() => import('./pages/ProjectConnectionPage').then((m) => ({ default: m.ProjectConnectionPage })));
 
 function Page() {
@@ -36,8 +37,8 @@ function Page() {
       return <CallPage key={route.callId} callId={route.callId} />;
     case 'project-connection':
       return <ProjectConnectionPage key={route.locationId} locationId={route.locationId} />;
-    default:
-      return <ProjectsPage />;
+    case 'cadence':
+      return <CadencePage key={`${route.locationId}:${route.campaignId}`} locationId={route.locationId} campaignId={route.campaignId} />;
   }
 }
 

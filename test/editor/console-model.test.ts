@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { costText, durationText, outcomeOf, transcriptTurns, webUrl } from '../../editor/src/model/calls.js';
 import { grantableProjects, grantableRoles, newKeyBody, newKeyProblems, scopeGroups } from '../../editor/src/model/keys.js';
 import { disconnectedAt, graceSeconds } from '../../editor/src/model/connections.js';
-import type { Alert, Project } from '../../editor/src/api/types.js';
+import { daysText, explainNextCall, placeInWindow, stepRule, windowText } from '../../editor/src/model/cadence.js';
+import type { Alert, PipelineLead, Project } from '../../editor/src/api/types.js';
 
 describe('a call', () => {
   it('reads the stored transcript as turns; an unlabelled line continues the turn before it', () => {
@@ -70,5 +71,46 @@ describe('a connection', () => {
     expect(disconnectedAt({ id: 'prj_a', status: 'live' }, alerts)).toBeNull();
     expect(disconnectedAt({ id: 'prj_c', status: 'disconnected' }, alerts)).toBeNull();
     expect([graceSeconds(2), graceSeconds(-1), graceSeconds(10_000)]).toEqual([7200, 0, 720 * 3600]);
+  });
+});
+
+describe('a lead in its cadence', () => {
+  const window = { days: [1, 2, 3, 4, 5], start: '9:00', end: '17:30', tz: 'America/Chicago' };
+  const lead = (over: Partial<PipelineLead>): PipelineLead => ({
+    _id: 'lead_1', queueId: 'q', cadenceStep: 0, callStatus: 'scheduled', nextCallTime: '2026-03-02T15:00:00Z', timezone: 'America/Los_Angeles', firstName: 'Ana', fullName: 'Ana Lopez', email: '',
+    phone: '+15125550123', live: true, callerPreference: '', createdAt: '2026-03-02T13:30:00Z', tags: [], locationId: 'loc', businessName: 'B', pipeline: '', campaignId: 'cmp', campaignName: 'C', ...over,
+  });
+  const ctx = (mtc: boolean) => ({
+    steps: [{ delayMinutes: 0 }, { delayMinutes: 240, label: 'After 4 hours' }, { delayMinutes: 0, at: '10:00', dayOffset: 1 }],
+    windows: [{ ...window }],
+    campaign: { multipleTimezoneCheck: mtc },
+    project: { multipleTimezoneCheck: false, timezone: 'America/Chicago' },
+  });
+
+  it('says days, steps and windows in words', () => {
+    expect([daysText([1, 2, 3, 4, 5]), daysText([1, 3, 6, 7]), daysText([7, 1, 2, 3, 4, 5, 6])]).toEqual(['Mon–Fri', 'Mon, Wed, Sat–Sun', 'every day']);
+    expect(ctx(false).steps.map((s, i) => stepRule(s, i))).toEqual(['at once after enrolment', '4 hours after the previous attempt', 'at 10:00, 1 day after the previous attempt']);
+    expect(windowText(window)).toBe('Mon–Fri 9:00–17:30 (America/Chicago)');
+  });
+
+  it('places an instant at a window’s opening, inside it or outside, across midnight too', () => {
+    expect(placeInWindow({ weekday: 1, minutes: 540 }, window)).toBe('opening');
+    expect(placeInWindow({ weekday: 1, minutes: 600 }, window)).toBe('inside');
+    expect(placeInWindow({ weekday: 6, minutes: 600 }, window)).toBe('outside');
+    const night = { days: [5], start: '22:00', end: '2:00', tz: 'UTC' };
+    expect([placeInWindow({ weekday: 5, minutes: 23 * 60 }, night), placeInWindow({ weekday: 6, minutes: 60 }, night), placeInWindow({ weekday: 7, minutes: 60 }, night)]).toEqual(['inside', 'inside', 'outside']);
+  });
+
+  it('reads the next call on the governing zone’s clock, as docs/power-dialer.md’s example does', () => {
+    // The window read in Chicago (the switch off): 9:00 there, the window's opening.
+    const chicago = explainNextCall(lead({}), ctx(false));
+    expect([chicago.zone, chicago.hhmm, chicago.zoneWhy]).toEqual(['America/Chicago', '09:00', 'the calling window’s zone']);
+    expect(chicago.why).toEqual(['attempt 1 of 3: at once after enrolment', 'the calling window Mon–Fri 9:00–17:30 (America/Chicago) opens then']);
+    // The switch on: the lead's own zone, 9:00 in Los Angeles.
+    const la = explainNextCall(lead({ nextCallTime: '2026-03-02T17:00:00Z' }), ctx(true));
+    expect([la.zone, la.hhmm, la.zoneWhy]).toEqual(['America/Los_Angeles', '09:00', 'the lead’s own zone (multiple time zones on)']);
+    // A callback the lead asked for, inside the window.
+    const callback = explainNextCall(lead({ cadenceStep: 1, callStatus: 'callback', callerPreference: 'after lunch', nextCallTime: '2026-03-03T19:30:00Z' }), ctx(false));
+    expect(callback.why).toEqual(['the lead asked to be called back: “after lunch” (attempt 2 of 3)', 'inside the calling window Mon–Fri 9:00–17:30 (America/Chicago)']);
   });
 });

@@ -13,7 +13,12 @@ export function ProjectPage({ locationId }: { locationId: string }) {
         <nav aria-label="Breadcrumb" className="crumbs">
           <a {...linkProps({ name: 'projects' })}>Projects</a> › {locationId}
         </nav>
-        <h1 id="campaigns-title">Campaigns</h1>
+        <div className="page-head">
+          <h1 id="campaigns-title">Campaigns</h1>
+          <a {...linkProps({ name: 'project-connection', locationId })} data-testid="project-connection-link">
+            CRM connection
+          </a>
+        </div>
         {data.state === 'loading' && <p>Loading campaigns…</p>}
         {data.state === 'error' && <p role="alert">{data.error.message}</p>}
         {data.state === 'done' && data.value[0].length === 0 && <p>No campaigns in this project yet.</p>}
@@ -29,6 +34,14 @@ export function ProjectPage({ locationId }: { locationId: string }) {
                       Agent {agent?.name ?? c.agentId} · {c.active ? 'active' : 'paused'}
                     </span>
                   </a>
+                  <p className="card-links">
+                    <a {...linkProps({ name: 'cadence', locationId, campaignId: c.id })} data-testid={`cadence-link-${c.id}`}>
+                      Cadence status
+                    </a>
+                    <a {...linkProps({ name: 'calls', filters: { campaignId: c.id } })} data-testid={`calls-link-${c.id}`}>
+                      Calls
+                    </a>
+                  </p>
                 </li>
               );
             })}

@@ -49,6 +49,7 @@ export function CadencePage({ locationId, campaignId }: { locationId: string; ca
         {frame.state === 'done' &&
           (() => {
             const { campaign, cadence, context } = frame.value;
+            const shared = { locationId, campaignId, search, rev, context, ...(mayWrite && { onRemove: setRemoving }) };
             return (
               <>
                 <dl className="facts" data-testid="cadence-facts">
@@ -89,31 +90,14 @@ export function CadencePage({ locationId, campaignId }: { locationId: string; ca
                   </div>
                 </form>
                 {context.steps.map((step, i) => (
-                  <LeadList
-                    key={i}
-                    testId={`step-${i}`}
-                    title={`Attempt ${i + 1} of ${context.steps.length}${step.label ? `: ${step.label}` : ''}`}
-                    rule={stepRule(step, i)}
-                    locationId={locationId}
-                    campaignId={campaignId}
-                    step={i}
-                    search={search}
-                    rev={rev}
-                    context={context}
-                    {...(mayWrite && { onRemove: setRemoving })}
-                  />
+                  <LeadList key={i} {...shared} testId={`step-${i}`} step={i} title={`Attempt ${i + 1} of ${context.steps.length}${step.label ? `: ${step.label}` : ''}`} rule={stepRule(step, i)} />
                 ))}
                 <LeadList
+                  {...shared}
                   testId="parked"
+                  step={null}
                   title="Parked: waiting for the calling window"
                   rule="Speed-to-lead leads that arrived outside the calling window; each is called when it opens."
-                  locationId={locationId}
-                  campaignId={campaignId}
-                  step={null}
-                  search={search}
-                  rev={rev}
-                  context={context}
-                  {...(mayWrite && { onRemove: setRemoving })}
                 />
                 {mayWrite && (
                   <section className="console-section" aria-labelledby="enrol-title">

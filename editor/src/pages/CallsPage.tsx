@@ -10,6 +10,7 @@ import { Failure } from '../components/console/Failure';
 import { useCalls } from '../hooks/use-calls';
 import { costText, durationText } from '../model/calls';
 import { linkProps, navigate, type CallListFilters } from '../routing';
+import { TableHead } from '../components/console/TableHead';
 
 function Filters({ filters, campaigns }: { filters: CallListFilters; campaigns: { id: string; name: string }[] }) {
   const set = (change: Partial<CallListFilters>) => {
@@ -72,17 +73,7 @@ export function CallsPage({ filters }: { filters: CallListFilters }) {
         {calls && calls.length === 0 && <p data-testid="calls-empty">{filtered ? 'No call matches these filters.' : 'No calls yet: they appear here as soon as a call ends.'}</p>}
         {calls && calls.length > 0 && (
           <table className="console-table" data-testid="calls-table">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Lead</th>
-                <th>Campaign</th>
-                <th>Outcome</th>
-                <th>Length</th>
-                <th>Cost</th>
-                <th>Reviewed</th>
-              </tr>
-            </thead>
+            <TableHead columns={['When', 'Lead', 'Campaign', 'Outcome', 'Length', 'Cost', 'Reviewed']} />
             <tbody>
               {calls.map((c) => (
                 <tr key={c.id} data-testid={`call-row-${c.callId}`}>

@@ -15,6 +15,7 @@ import { Failure } from '../components/console/Failure';
 import { useConnections } from '../hooks/use-connections';
 import { CRM_NAMES, disconnectedAt } from '../model/connections';
 import { linkProps } from '../routing';
+import { TableHead } from '../components/console/TableHead';
 
 export function ConnectionsPage() {
   const data = useConnections();
@@ -37,16 +38,7 @@ export function ConnectionsPage() {
                 <p data-testid="locations-empty">No location is connected yet: connect one below.</p>
               ) : (
                 <table className="console-table" data-testid="locations-table">
-                  <thead>
-                    <tr>
-                      <th>Project</th>
-                      <th>CRM</th>
-                      <th>Status</th>
-                      <th>
-                        <span className="sr-only">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
+                  <TableHead columns={['Project', 'CRM', 'Status']} actions />
                   <tbody>
                     {data.value.projects.map((p) => (
                       <tr key={p.id} data-testid={`location-${p.locationId}`}>

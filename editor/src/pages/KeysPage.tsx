@@ -12,6 +12,7 @@ import { SecretOnce } from '../components/console/SecretOnce';
 import { Modal } from '../components/dialogs/Modal';
 import { NewKeyForm } from '../components/keys/NewKeyForm';
 import { useApiKeys } from '../hooks/use-api-keys';
+import { TableHead } from '../components/console/TableHead';
 
 const when = (iso: string | null) => (iso ? <time dateTime={iso}>{new Date(iso).toLocaleString()}</time> : '—');
 
@@ -80,19 +81,7 @@ export function KeysPage() {
         {data.state === 'done' && data.value.keys.length === 0 && <p data-testid="keys-empty">No keys yet.</p>}
         {data.state === 'done' && data.value.keys.length > 0 && (
           <table className="console-table" data-testid="keys-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Role</th>
-                <th>Scopes</th>
-                <th>Projects</th>
-                <th>Status</th>
-                <th>Created</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Role', 'Scopes', 'Projects', 'Status', 'Created']} actions />
             <tbody>
               {data.value.keys.map((k) => (
                 <KeyRow key={k.id} k={k} me={data.value.me} names={new Map(data.value.projects.map((p) => [p.id, p.businessName || p.locationId]))} onRevoke={setRevoking} />

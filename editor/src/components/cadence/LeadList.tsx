@@ -6,6 +6,7 @@ import type { PipelineLead } from '../../api/types';
 import { LEADS_PER_PAGE, useLeadList } from '../../hooks/use-cadence-status';
 import { explainNextCall, type CadenceContext } from '../../model/cadence';
 import { Failure } from '../console/Failure';
+import { TableHead } from '../console/TableHead';
 
 function LeadRow({ lead, context, onRemove }: { lead: PipelineLead; context: CadenceContext; onRemove?: (lead: PipelineLead) => void }) {
   const next = explainNextCall(lead, context);
@@ -75,17 +76,7 @@ export function LeadList(props: {
       {list.state === 'done' && list.value.total === 0 && <p className="empty-note">{props.search ? 'No lead here matches the search.' : 'No lead here.'}</p>}
       {list.state === 'done' && list.value.leads.length > 0 && (
         <table className="console-table">
-          <thead>
-            <tr>
-              <th>Lead</th>
-              <th>Status</th>
-              <th>Next call</th>
-              <th>Why then</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Lead', 'Status', 'Next call', 'Why then']} actions />
           <tbody>
             {list.value.leads.map((l) => (
               <LeadRow key={l._id} lead={l} context={props.context} {...(props.onRemove && { onRemove: props.onRemove })} />

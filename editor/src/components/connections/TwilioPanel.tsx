@@ -9,6 +9,7 @@ import type { Agency } from '../../api/types';
 import { useAction } from '../../hooks/use-action';
 import { credentialOf } from '../../model/connections';
 import { Failure } from '../console/Failure';
+import { CredentialStatus } from './CredentialStatus';
 
 export function TwilioPanel({ agency, onChanged }: { agency: Agency; onChanged(): void }) {
   const cred = credentialOf(agency, 'twilio');
@@ -19,18 +20,9 @@ export function TwilioPanel({ agency, onChanged }: { agency: Agency; onChanged()
   return (
     <section className="console-section" aria-labelledby="twilio-title" data-testid="twilio">
       <h2 id="twilio-title">Twilio (SMS)</h2>
-      <p data-testid="twilio-status" data-connected={cred ? 'true' : 'false'}>
-        {cred ? (
-          <>
-            <span className="status status-connected">connected</span> {cred.hint}, set <time dateTime={cred.updatedAt}>{new Date(cred.updatedAt).toLocaleString()}</time>.
-          </>
-        ) : (
-          <>
-            <span className="status">not connected</span> SMS go through each project&apos;s CRM.
-          </>
-        )}{' '}
+      <CredentialStatus cred={cred} testId="twilio-status" notSet="SMS go through each project's CRM.">
         Projects send SMS through: {agency.settings.smsCarrier === 'twilio' ? 'Twilio' : 'their CRM'} (unless a project chooses otherwise).
-      </p>
+      </CredentialStatus>
       <form
         data-testid="twilio-form"
         onSubmit={async (e) => {

@@ -11,6 +11,7 @@ import { useAction } from '../../hooks/use-action';
 import { credentialOf } from '../../model/connections';
 import { Failure } from '../console/Failure';
 import { SecretOnce } from '../console/SecretOnce';
+import { CredentialStatus } from './CredentialStatus';
 
 function WhatToPasteInVapi({ answer, onDone }: { answer: VapiConnected; onDone(): void }) {
   const hmac = answer.secretKind === 'hmac';
@@ -59,16 +60,9 @@ export function VapiPanel({ agency, onChanged }: { agency: Agency; onChanged(): 
   return (
     <section className="console-section" aria-labelledby="vapi-title" data-testid="vapi">
       <h2 id="vapi-title">Vapi (voice)</h2>
-      <p data-testid="vapi-status" data-connected={cred ? 'true' : 'false'}>
-        {cred ? (
-          <>
-            <span className="status status-connected">connected</span> {cred.hint}, set <time dateTime={cred.updatedAt}>{new Date(cred.updatedAt).toLocaleString()}</time>.
-          </>
-        ) : (
-          <span className="status">not connected</span>
-        )}{' '}
+      <CredentialStatus cred={cred} testId="vapi-status">
         Calls are placed on: {agency.settings.voicePlatform === 'vapi' ? 'Vapi' : 'the sandbox voice platform'}.
-      </p>
+      </CredentialStatus>
       {save.result ? (
         <WhatToPasteInVapi
           answer={save.result}

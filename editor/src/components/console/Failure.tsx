@@ -7,7 +7,7 @@ export function Failure({ error, what, onRetry, testId = 'failure' }: { error: E
     <div role="alert" className={`failure${forbidden ? ' failure-forbidden' : ''}`} data-testid={testId} data-kind={forbidden ? 'forbidden' : 'failed'}>
       <p>{forbidden ? `Your API key may not ${what}: ${error.message}.` : `Could not ${what}: ${error.message}`}</p>
       {!forbidden && onRetry && (
-        <button type="button" onClick={onRetry}>
+        <button type="button" onClick={onRetry} data-testid={`${testId}-retry`}>
           Retry
         </button>
       )}

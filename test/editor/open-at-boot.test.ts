@@ -22,10 +22,12 @@ beforeEach(() => {
   status = 200;
   vi.stubGlobal('sessionStorage', storage());
   vi.stubGlobal('localStorage', storage());
-  vi.stubGlobal('fetch', async (url: string) => {
-    requests.push(url);
+  vi.stubGlobal('fetch', async (request: Request) => {
+    const url = new URL(request.url);
+    requests.push(url.pathname + url.search);
     if (status !== 200) return new Response(JSON.stringify({ success: false, error: 'Unauthorized', message: 'Invalid API key' }), { status });
-    const data = url.endsWith('/campaign/workflow') ? workflow : url.endsWith('/campaigns') ? [] : url.startsWith('/api/v2/projects/') ? { id: 'prj_a', locationId: 'loc_a' } : agent;
+    const path = url.pathname;
+    const data = path.endsWith('/campaign/workflow') ? workflow : path.endsWith('/campaigns') ? [] : path.startsWith('/api/v2/projects/') ? { id: 'prj_a', locationId: 'loc_a' } : agent;
     return new Response(JSON.stringify({ data }), { status: 200 });
   });
 });
@@ -71,10 +73,11 @@ describe('a 401', () => {
 
   it('after the handler is set calls it at once', async () => {
     status = 401;
-    const { api, ApiError, setUnauthorizedHandler } = await import('../../editor/src/api/client.js');
+    const { ApiError, setUnauthorizedHandler } = await import('../../editor/src/api/client.js');
+    const { agentsApi } = await import('../../editor/src/api/endpoints.js');
     const signIn = vi.fn();
     setUnauthorizedHandler(signIn);
-    await expect(api('GET', '/api/agent-builder/agents/agt_1')).rejects.toBeInstanceOf(ApiError);
+    await expect(agentsApi.get('agt_1')).rejects.toBeInstanceOf(ApiError);
     expect(signIn).toHaveBeenCalledTimes(1);
   });
 });

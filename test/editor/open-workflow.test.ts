@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { openWorkflow, type OpenWorkflowDeps } from '../../editor/src/api/open-workflow.js';
 import type { Agent, Campaign, Project, Workflow } from '../../editor/src/api/types.js';
 
-const agentAt = (locationId: string): Agent => ({ id: 'agt_1', name: 'Front desk', agentType: 'outreach', locationId, projectId: `prj_${locationId}`, campaignId: 'cmp_1', capabilities: [], outcomes: [], postCallFields: [] });
+const AT = '2026-11-26T00:00:00Z';
+const agentAt = (locationId: string): Agent => ({ id: 'agt_1', name: 'Front desk', agentType: 'outreach', locationId, projectId: `prj_${locationId}`, campaignId: 'cmp_1', capabilities: [], outcomes: [], postCallFields: [], createdAt: AT, updatedAt: AT });
 const workflowOf = (campaignId: string, locationId: string): Workflow => ({ agentId: 'agt_1', campaignId, locationId, version: 3, nodes: [], edges: [], dispositionEntries: {}, updatedAt: '2026-11-26T00:00:00Z' });
 
 /** Fakes whose agent read answers only when `answerAgent` is called; every read is logged as it starts. */
@@ -29,12 +30,12 @@ function fakes(opts: { agentLocation: string; remembered?: string; failProject?:
     campaigns: async (loc) => {
       log.push(`campaigns ${loc}`);
       if (loc !== opts.agentLocation) throw new Error('404');
-      return [{ id: 'cmp_1', name: 'Reactivation', agentId: 'agt_1', active: true, fromNumbers: [], config: {} } satisfies Campaign];
+      return [{ id: 'cmp_1', name: 'Reactivation', agentId: 'agt_1', active: true, fromNumbers: [], config: {}, activeTags: [], inactiveTags: [], dialing: 'pd', createdAt: AT, updatedAt: AT } satisfies Campaign];
     },
     project: async (loc) => {
       log.push(`project ${loc}`);
       if (opts.failProject || loc !== opts.agentLocation) throw new Error('404');
-      return { id: `prj_${loc}`, locationId: loc, businessName: 'Smile Dental', status: 'active' } satisfies Project;
+      return { id: `prj_${loc}`, crm: 'crm_a', locationId: loc, businessName: 'Smile Dental', status: 'live', active: true, installed: true, campaigns: [], createdAt: AT, updatedAt: AT } satisfies Project;
     },
     memory: { get: (id) => memory.get(id) ?? null, set: (id, loc) => void memory.set(id, loc) },
   };

@@ -25,7 +25,7 @@ describe('the test-run form', () => {
   });
 
   it('asks the outcome and the summary once, not again as fields', () => {
-    const platform = [{ name: 'call_outcome', type: 'enum' }, { name: 'call_summary', type: 'text' }, { name: 'callback_time', type: 'datetime' }];
+    const platform = [{ name: 'call_outcome', type: 'enum' }, { name: 'call_summary', type: 'text' }, { name: 'callback_time', type: 'datetime' }] as const;
     expect(sampleFieldsOf(platform).map((f) => f.name)).toEqual(['callback_time']);
   });
 

@@ -1,4 +1,12 @@
-/** The editor talks to the public API only, with the key the admin signed in with. */
+/**
+ * The app talks to the public API only, with the key the admin signed in with, through one typed
+ * client: openapi-fetch over the types generated from the API's OpenAPI document
+ * (schema.gen.ts, `npm run api-types`), so every path, parameter, body and answer is checked
+ * against what the server declares. Nothing here knows about React.
+ */
+import createClient from 'openapi-fetch';
+import type { paths } from './schema.gen';
+
 const KEY = 'vc.apiKey';
 
 export const session = {
@@ -21,6 +29,10 @@ export class ApiError extends Error {
   get isValidation() {
     return this.status === 400;
   }
+  /** the key may not do this (role, scope, or a project it was not given) */
+  get isForbidden() {
+    return this.status === 403;
+  }
   /** the project must be reconnected to its CRM before CRM data can be read */
   get isDisconnected() {
     return this.status === 409 && this.body?.code === 'Disconnected';
@@ -41,40 +53,31 @@ export function setUnauthorizedHandler(fn: () => void) {
   }
 }
 
-async function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  const res = await fetch(path, {
-    method,
-    headers: {
-      authorization: `Bearer ${session.get() ?? ''}`,
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) {
-    const text = await res.text();
-    let parsed: { error?: string; message?: string } = { message: text || `HTTP ${res.status}` };
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not JSON: keep the text as the message */
-    }
-    if (res.status === 401) {
+/**
+ * The typed client. `fetch` is looked up at each request (not when the client is made) and the
+ * key is read from the session then, so signing in again needs no new client.
+ */
+export const client = createClient<paths>({
+  // Absolute, as Request needs one outside a page (the model tests run in Node).
+  baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin,
+  fetch: (request) => {
+    request.headers.set('authorization', `Bearer ${session.get() ?? ''}`);
+    return globalThis.fetch(request);
+  },
+});
+
+type Answered<T> = { data?: T; error?: unknown; response: Response };
+
+/** The answer's body, or an ApiError for any non-2xx answer (a 401 also sends the app to sign-in). */
+export async function answer<T>(request: Promise<Answered<T>>): Promise<NonNullable<T>> {
+  const { data, error, response } = await request;
+  if (!response.ok) {
+    if (response.status === 401) {
       if (onUnauthorized) onUnauthorized();
       else missedUnauthorized = true;
     }
-    throw new ApiError(res.status, parsed);
+    const body = typeof error === 'object' && error !== null ? (error as ApiError['body']) : { message: typeof error === 'string' && error ? error : `HTTP ${response.status}` };
+    throw new ApiError(response.status, body);
   }
-  return res;
-}
-
-export async function api<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T> {
-  const res = await request(method, path, body, headers);
-  const text = await res.text();
-  return (text ? JSON.parse(text) : {}) as T;
-}
-
-export async function apiText(method: string, path: string): Promise<string> {
-  const res = await request(method, path);
-  return res.text();
+  return data as NonNullable<T>;
 }

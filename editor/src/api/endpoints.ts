@@ -1,19 +1,24 @@
-/** Every public endpoint the editor calls, typed. Nothing here knows about React. */
-import { api, apiText } from './client';
-import type { Agent, BusinessDiff, Campaign, CrmCalendar, CustomField, CustomValue, Execution, FailedRun, ImpactReport, Pipeline, Project, RetryResult, TemplateSummary, TestRunBody, VersionSummary, Warning, Workflow } from './types';
-import type { PatchNode, PutEdge, PutNode } from '../../../schemas/workflow';
+/** The workflow editor's endpoints, over the typed client. Nothing here knows about React. */
+import { answer, client } from './client';
+import type { AppendRequestNode, ConnectProjectBody, CrmCredentials, GraphBody, PatchNodeBody, TestRunBody } from './types';
 
-const enc = encodeURIComponent;
+export type { AppendRequestNode, GraphBody };
 
 export const projectsApi = {
-  list: () => api<{ data: Project[] }>('GET', '/api/v2/projects').then((r) => r.data),
-  get: (idOrLocation: string) => api<{ data: Project }>('GET', `/api/v2/projects/${enc(idOrLocation)}`).then((r) => r.data),
-  campaigns: (locationId: string) => api<{ data: Campaign[] }>('GET', `/api/agent-builder/projects/${enc(locationId)}/campaigns`).then((r) => r.data),
+  list: () => answer(client.GET('/api/v2/projects')).then((r) => r.data),
+  get: (idOrLocation: string) => answer(client.GET('/api/v2/projects/{id}', { params: { path: { id: idOrLocation } } })).then((r) => r.data),
+  campaigns: (locationId: string) => answer(client.GET('/api/agent-builder/projects/{locationId}/campaigns', { params: { path: { locationId } } })).then((r) => r.data),
+  campaign: (locationId: string, campaignId: string) =>
+    answer(client.GET('/api/agent-builder/projects/{locationId}/campaigns/{campaignId}', { params: { path: { locationId, campaignId } } })).then((r) => r.data),
+  /** connects a CRM location as a project; with credentials, verified against the real location first */
+  connect: (body: ConnectProjectBody) => answer(client.POST('/api/v2/projects', { body })).then((r) => r.data),
+  /** new credentials for the same project (a disconnected one goes back to live or stopped) */
+  reconnect: (id: string, credentials: CrmCredentials) => answer(client.POST('/api/v2/projects/{id}/reconnect', { params: { path: { id } }, body: { credentials } })).then((r) => r.data),
 };
 
 export const agentsApi = {
-  list: (locationId?: string) => api<{ data: Agent[] }>('GET', `/api/agent-builder/agents${locationId ? `?locationId=${enc(locationId)}` : ''}`).then((r) => r.data),
-  get: (id: string) => api<{ data: Agent }>('GET', `/api/agent-builder/agents/${enc(id)}`).then((r) => r.data),
+  list: (locationId?: string) => answer(client.GET('/api/agent-builder/agents', { params: { query: locationId ? { locationId } : {} } })).then((r) => r.data),
+  get: (id: string) => answer(client.GET('/api/agent-builder/agents/{id}', { params: { path: { id } } })).then((r) => r.data),
 };
 
 /**
@@ -22,12 +27,12 @@ export const agentsApi = {
  * `code: "Disconnected"` (`ApiError.isDisconnected`).
  */
 export function crmApi(agentId: string) {
-  const agent = `/api/agent-builder/agents/${enc(agentId)}`;
+  const params = { path: { id: agentId } };
   return {
-    pipelines: () => api<{ data: Pipeline[] }>('GET', `${agent}/crm/pipelines`).then((r) => r.data),
-    calendars: () => api<{ data: CrmCalendar[] }>('GET', `${agent}/crm/calendars`).then((r) => r.data),
-    customFields: () => api<{ fields: CustomField[] }>('GET', `${agent}/crm-custom-fields`).then((r) => r.fields),
-    customValues: () => api<{ values: CustomValue[] }>('GET', `${agent}/crm-custom-values`).then((r) => r.values),
+    pipelines: () => answer(client.GET('/api/agent-builder/agents/{id}/crm/pipelines', { params })).then((r) => r.data),
+    calendars: () => answer(client.GET('/api/agent-builder/agents/{id}/crm/calendars', { params })).then((r) => r.data),
+    customFields: () => answer(client.GET('/api/agent-builder/agents/{id}/crm-custom-fields', { params })).then((r) => r.fields),
+    customValues: () => answer(client.GET('/api/agent-builder/agents/{id}/crm-custom-values', { params })).then((r) => r.values),
   };
 }
 export type CrmApi = ReturnType<typeof crmApi>;
@@ -39,59 +44,47 @@ export interface WorkflowTarget {
   campaignId?: string;
 }
 
-export interface AppendRequestNode {
-  type: string;
-  label?: string;
-  config: Record<string, unknown>;
-}
-
-export interface GraphBody {
-  nodes: PutNode[];
-  edges: PutEdge[];
-  dispositionEntries: Record<string, string>;
-}
-
 /** The workflow family of endpoints (spec 4.12) for one target. Every write carries `expectedVersion`. */
 export function workflowApi(target: WorkflowTarget) {
-  const base = `/api/agent-builder/agents/${enc(target.agentId)}/campaign/workflow`;
-  const query = target.locationId && target.campaignId ? `locationId=${enc(target.locationId)}&campaignId=${enc(target.campaignId)}` : '';
-  const url = (suffix = '', extra = '') => {
-    const q = [query, extra].filter(Boolean).join('&');
-    return `${base}${suffix}${q ? `?${q}` : ''}`;
-  };
+  const agentId = target.agentId;
+  const query = target.locationId && target.campaignId ? { locationId: target.locationId, campaignId: target.campaignId } : {};
+  const on = <P extends object>(path: P) => ({ params: { path: { agentId, ...path }, query } });
+  const W = '/api/agent-builder/agents/{agentId}/campaign/workflow' as const;
   return {
-    get: () => api<{ data: Workflow }>('GET', url()).then((r) => r.data),
+    get: () => answer(client.GET(W, on({}))).then((r) => r.data),
     append: (outcome: string, nodes: AppendRequestNode[], expectedVersion: number) =>
-      api<{ workflow: Workflow; warnings?: Warning[] }>('POST', url(`/outcomes/${enc(outcome)}/nodes`), { nodes, expectedVersion }).then((r) => ({ ...r.workflow, warnings: r.warnings ?? [] })),
-    put: (graph: GraphBody, expectedVersion: number) => api<{ data: Workflow }>('PUT', url(), { ...graph, expectedVersion }).then((r) => r.data),
-    patch: (nodes: PatchNode[], expectedVersion: number) => api<{ data: Workflow }>('PATCH', url(), { nodes, expectedVersion }).then((r) => r.data),
-    remove: (nodeId: string, expectedVersion: number) => api<{ data: Workflow }>('DELETE', url(`/nodes/${enc(nodeId)}`, `expectedVersion=${expectedVersion}`)).then((r) => r.data),
+      answer(client.POST(`${W}/outcomes/{outcome}/nodes`, { ...on({ outcome }), body: { nodes, expectedVersion } })).then((r) => ({ ...r.workflow!, warnings: r.warnings ?? [] })),
+    put: (graph: GraphBody, expectedVersion: number) => answer(client.PUT(W, { ...on({}), body: { ...graph, expectedVersion } })).then((r) => r.data),
+    patch: (nodes: PatchNodeBody[], expectedVersion: number) => answer(client.PATCH(W, { ...on({}), body: { nodes, expectedVersion } })).then((r) => r.data),
+    remove: (nodeId: string, expectedVersion: number) =>
+      answer(client.DELETE(`${W}/nodes/{nodeId}`, { params: { path: { agentId, nodeId }, query: { ...query, expectedVersion } } })).then((r) => r.data),
     setEntry: (outcome: string, nodeId: string | null, expectedVersion: number) =>
-      api<{ data: Workflow }>('PUT', url(`/outcomes/${enc(outcome)}/entry`), { nodeId, expectedVersion }).then((r) => r.data),
-    digest: () => apiText('GET', url('/digest')),
-    versions: () => api<{ data: VersionSummary[] }>('GET', url('/versions')).then((r) => r.data),
-    version: (n: number) => api<{ data: Workflow }>('GET', url(`/versions/${n}`)).then((r) => r.data),
+      answer(client.PUT(`${W}/outcomes/{outcome}/entry`, { ...on({ outcome }), body: { nodeId, expectedVersion } })).then((r) => r.data),
+    digest: () => answer(client.GET(`${W}/digest`, { ...on({}), parseAs: 'text' })).then((text) => text as string),
+    versions: () => answer(client.GET(`${W}/versions`, on({}))).then((r) => r.data),
+    version: (version: number) => answer(client.GET(`${W}/versions/{version}`, on({ version }))).then((r) => r.data),
     /** what changed from one version to another, in words per outcome (version 0 is the empty workflow) */
-    diff: (from: number, to: number) => api<{ data: BusinessDiff }>('GET', url(`/versions/${from}/diff/${to}`)).then((r) => r.data),
+    diff: (from: number, to: number) => answer(client.GET(`${W}/versions/{from}/diff/{to}`, on({ from, to }))).then((r) => r.data),
     /** what saving `graph` would affect; nothing is stored */
-    impact: (graph: GraphBody) => api<{ data: ImpactReport }>('POST', url('/impact'), graph).then((r) => r.data),
-    applyTemplate: (templateId: string, expectedVersion: number) => api<{ data: Workflow }>('POST', url(`/templates/${enc(templateId)}`), { expectedVersion }).then((r) => r.data),
+    impact: (graph: GraphBody) => answer(client.POST(`${W}/impact`, { ...on({}), body: graph })).then((r) => r.data),
+    applyTemplate: (templateId: string, expectedVersion: number) => answer(client.POST(`${W}/templates/{templateId}`, { ...on({ templateId }), body: { expectedVersion } })).then((r) => r.data),
     /** a run of the current version on sample data, every effect on the sandbox */
-    testRun: (body: TestRunBody) => api<{ data: Execution }>('POST', url('/test-runs'), body).then((r) => r.data),
+    testRun: (body: TestRunBody) => answer(client.POST(`${W}/test-runs`, { ...on({}), body })).then((r) => r.data),
     // Execution history is per agent; the caller filters by campaign.
-    executions: (kind: 'run' | 'test' = 'run') => api<{ data: Execution[] }>('GET', `${base}/executions?limit=50${kind === 'test' ? '&kind=test' : ''}`).then((r) => r.data),
-    execution: (id: string) => api<{ data: Execution }>('GET', `${base}/executions/${enc(id)}`).then((r) => r.data),
+    executions: (kind: 'run' | 'test' = 'run', limit = 50) =>
+      answer(client.GET(`${W}/executions`, { params: { path: { agentId }, query: { limit, ...(kind === 'test' && { kind: 'test' as const }) } } })).then((r) => r.data),
+    execution: (executionId: string) => answer(client.GET(`${W}/executions/{executionId}`, { params: { path: { agentId, executionId } } })).then((r) => r.data),
   };
 }
+export type WorkflowApi = ReturnType<typeof workflowApi>;
 
 /** Starter workflows, with only the outcomes the agent can emit. */
 export const templatesApi = {
-  list: (agentId: string) => api<{ data: TemplateSummary[] }>('GET', `/api/agent-builder/workflow-templates?agentId=${enc(agentId)}`).then((r) => r.data),
+  list: (agentId: string) => answer(client.GET('/api/agent-builder/workflow-templates', { params: { query: { agentId } } })).then((r) => r.data),
 };
 
 /** The agency's failed real runs across campaigns, and bulk retry from each one's failed step. */
 export const failedRunsApi = {
-  list: () => api<{ data: FailedRun[] }>('GET', '/api/agent-builder/failed-runs?limit=200').then((r) => r.data),
-  retry: (executionIds: string[]) => api<{ data: RetryResult[] }>('POST', '/api/agent-builder/failed-runs/retry', { executionIds }).then((r) => r.data),
+  list: () => answer(client.GET('/api/agent-builder/failed-runs', { params: { query: { limit: 200 } } })).then((r) => r.data),
+  retry: (executionIds: string[]) => answer(client.POST('/api/agent-builder/failed-runs/retry', { body: { executionIds } })).then((r) => r.data),
 };
-export type WorkflowApi = ReturnType<typeof workflowApi>;

@@ -11,7 +11,7 @@ import { useEditor } from '../store/context';
 import { Icon } from './Icon';
 
 export function Palette() {
-  const outcomes = useEditor((s) => s.deps.agent.outcomes);
+  const outcomes = useEditor((s) => s.outcomes);
   const selectedId = useEditor((s) => s.selectedId);
   const addNode = useEditor((s) => s.addNode);
   const notify = useEditor((s) => s.notify);

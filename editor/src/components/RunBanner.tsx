@@ -2,7 +2,26 @@
 import { OUTCOMES } from '../../../engine/graph/outcomes';
 import { asDisposition } from '../model/flow';
 import { isTestRun } from '../model/run';
+import { linkProps } from '../routing';
 import { useEditor } from '../store/context';
+
+/** The call a real run followed, on its own page; asks first when there are unsaved changes. */
+function CallLink({ callId }: { callId: string }) {
+  const dirty = useEditor((s) => s.ops.length > 0);
+  const { href, onClick } = linkProps({ name: 'call', callId });
+  return (
+    <a
+      href={href}
+      data-testid="run-call-link"
+      onClick={(e) => {
+        if (dirty && !window.confirm('You have unsaved changes. Leave this workflow and lose them?')) return e.preventDefault();
+        onClick(e);
+      }}
+    >
+      The call
+    </a>
+  );
+}
 
 export function RunBanner() {
   const run = useEditor((s) => s.run);
@@ -39,6 +58,7 @@ export function RunBanner() {
           </em>
         )}
       </span>
+      <CallLink callId={e.callId} />
       <button type="button" onClick={() => void openRun(null)} data-testid="run-close">
         Close run
       </button>

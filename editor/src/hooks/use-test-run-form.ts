@@ -9,9 +9,10 @@ import { useEditor } from '../store/context';
  */
 export function useTestRunForm() {
   const agent = useEditor((s) => s.deps.agent);
+  const outcomes = useEditor((s) => s.outcomes);
   const startTestRun = useEditor((s) => s.startTestRun);
   const [fields] = useState(() => sampleFieldsOf(agent.postCallFields));
-  const [form, setForm] = useState<TestRunForm>(() => initialTestRunForm(agent.outcomes, fields, new Date()));
+  const [form, setForm] = useState<TestRunForm>(() => initialTestRunForm(outcomes, fields, new Date()));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [refusal, setRefusal] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
@@ -26,5 +27,5 @@ export function useTestRunForm() {
     setStarting(false);
     if (error) setRefusal(error);
   };
-  return { form, update, errors, refusal, starting, submit, fields, outcomes: agent.outcomes };
+  return { form, update, errors, refusal, starting, submit, fields, outcomes };
 }

@@ -5,7 +5,7 @@
 import { Position, type NodeHandle } from '@xyflow/react';
 import { DISPOSITIONS, OUTCOMES } from '../../../engine/graph/outcomes';
 import { reachable } from '../../../engine/graph/walk';
-import type { Workflow } from '../api/types';
+import type { Agent, Workflow } from '../api/types';
 import { handlesOf } from './graph-ops';
 import { isServerPlaced, LANE_HEADER_HEIGHT, NODE_HEIGHT, NODE_WIDTH, type XY } from './layout';
 import { specOf, summaryOf } from '../nodes/registry';
@@ -169,6 +169,9 @@ export function buildEdges(g: Graph, prev: readonly AppEdge[]): AppEdge[] {
 
 /** The lane a disposition-like string names, if it is one. */
 export const asDisposition = (s: string): Disposition | null => ((DISPOSITIONS as readonly string[]).includes(s) ? (s as Disposition) : null);
+
+/** The outcomes a call with this agent can end in, canonical order (none when the answer leaves them out). */
+export const outcomesOf = (agent: Pick<Agent, 'outcomes'>): Disposition[] => (agent.outcomes ?? []).flatMap((o) => asDisposition(o) ?? []);
 
 /** For each step, the source handles that already lead somewhere, joined by "|" ('-' for the unnamed one). */
 export function handlesInUse(g: Graph): Record<string, string> {

@@ -9,8 +9,7 @@
  *
  * Each of those is one atomic write carrying `expectedVersion`. Pure: no I/O, no React.
  */
-import type { PatchNode } from '../../../schemas/workflow';
-import type { AppendRequestNode, GraphBody } from '../api/endpoints';
+import type { AppendRequestNode, GraphBody, PatchNodeBody as PatchNode } from '../api/types';
 import type { Disposition, Graph, GraphNode } from './types';
 import { isDraft } from './types';
 
@@ -93,7 +92,9 @@ export function planSave(ops: readonly PendingOp[], working: Graph, base: Graph)
     if (op.kind === 'append') {
       const nodes = op.nodeIds.map((id) => byId.get(id)!).filter(Boolean);
       if (nodes.length === op.nodeIds.length && nodes.every((n) => n.type !== 'if' && n.type !== 'switch')) {
-        return { kind: 'append', lane: op.lane, nodes: nodes.map((n) => ({ type: n.type, ...(n.label && { label: n.label }), config: n.config })) };
+        // The request types each step's settings by its type; the forms check them against the same
+        // schemas (model/validation.ts) and the server refuses what does not match, naming the step.
+        return { kind: 'append', lane: op.lane, nodes: nodes.map((n) => ({ type: n.type, ...(n.label && { label: n.label }), config: n.config }) as AppendRequestNode) };
       }
     }
     if (op.kind === 'delete' && baseById.has(op.nodeId)) return { kind: 'delete', nodeId: op.nodeId };

@@ -25,7 +25,7 @@ export function DigestPanel() {
   const local = useMemo(() => {
     if (!dirty) return null;
     const s = store.getState();
-    return digestGraph(graphFromFlow(s.nodes, s.edges, s.entries) as never, { outcomes: s.deps.agent.outcomes });
+    return digestGraph(graphFromFlow(s.nodes, s.edges, s.entries) as never, { outcomes: s.outcomes });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [dirty, rev, store]);
   return (

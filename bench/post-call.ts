@@ -85,7 +85,7 @@ export async function run() {
     const ctx = await seedCampaign(inst);
     // Calls go round a pool of contacts, as calls in production go to many: one contact taking
     // every call of the run would hold ~1,200 notes by the end, and each action re-reads it.
-    const contacts = await Promise.all(Array.from({ length: CONTACTS }, (_, i) => inst.store.crm.createContact(inst.agency.id, { locationId: ctx.locationId, firstName: `Ana ${i}`, phone: `+1512555${String(i).padStart(4, '0')}` })));
+    const contacts = await Promise.all(Array.from({ length: CONTACTS }, async (_, i) => await inst.store.crm.createContact(inst.agency.id, { locationId: ctx.locationId, firstName: `Ana ${i}`, phone: `+1512555${String(i).padStart(4, '0')}` })));
     const wf = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`;
     await inst.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, {
       nodes: [

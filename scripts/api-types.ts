@@ -20,9 +20,8 @@ import { composeProviders, composeServices } from '../server/compose.js';
 import { loadConfig } from '../server/config.js';
 import { buildOpenApi } from '../server/http/openapi.js';
 import { createLogger } from '../server/logger.js';
-import { API_VERSION } from '../server/routes/system.js';
-import { createRepos } from '../server/services.js';
-import { openDb } from '../server/store/db.js';
+import { API_VERSION } from '../server/domain/health.js';
+import { openSqliteStore } from '../server/store/sqlite/store.js';
 
 export const API_TYPES_FILE = path.resolve(import.meta.dirname, '../editor/src/api/schema.gen.ts');
 
@@ -39,14 +38,13 @@ const HEADER = [
 export function openApiDocument(): ReturnType<typeof buildOpenApi> {
   // A sealing key of its own, so nothing is read from or written to a data directory.
   const config = { ...loadConfig({}), credentialsKey: randomBytes(32).toString('hex'), logLevel: 'silent' as const };
-  const db = openDb(':memory:');
+  const store = openSqliteStore(':memory:');
   try {
-    const repos = createRepos(db);
     const logger = createLogger('silent');
-    const services = composeServices({ config, db, repos, providers: composeProviders(config, db, repos, logger), temporal: null, logger });
+    const services = composeServices({ config, store, providers: composeProviders(config, store, logger), temporal: null, logger });
     return buildOpenApi(allRoutes(services), API_VERSION);
   } finally {
-    db.close();
+    store.db.close();
   }
 }
 

@@ -70,22 +70,22 @@ describe('cadence status', () => {
     const ana = ((await (await enrolled).json()) as { data: { _id: string } }).data._id;
     await page.getByTestId('enrol-result').filter({ hasText: 'Enrolled: Ana Lopez, attempt 1' }).waitFor();
     await end(await voice.call(ana, 1), 'VOICEMAIL');
-    await waitFor('Ana at the second attempt', () => h.repos.leads.get(h.agencyId, ana)?.cadenceStep === 1 && h.repos.leads.get(h.agencyId, ana)?.callStatus === 'scheduled');
+    await waitFor('Ana at the second attempt', async () => (await h.store.leads.get(h.agencyId, ana))?.cadenceStep === 1 && (await h.store.leads.get(h.agencyId, ana))?.callStatus === 'scheduled');
 
     // Kenji, a contact of the CRM by id, in Tokyo: the window is shut on his clock, so he is parked.
-    const kenji = h.repos.crm.createContact(h.agencyId, { locationId: d.locationId, firstName: 'Kenji', lastName: 'Sato', fullName: 'Kenji Sato', phone: '+15125550102', timezone: 'Asia/Tokyo', tags: [d.activeTag] });
+    const kenji = await h.store.crm.createContact(h.agencyId, { locationId: d.locationId, firstName: 'Kenji', lastName: 'Sato', fullName: 'Kenji Sato', phone: '+15125550102', timezone: 'Asia/Tokyo', tags: [d.activeTag] });
     await page.getByTestId('enrol-mode-known').check();
     await page.getByTestId('enrol-contact-id').fill(kenji.id);
     await page.getByTestId('enrol-submit').click();
     await page.getByTestId('enrol-result').filter({ hasText: 'Kenji Sato' }).waitFor();
-    const kenjiLead = await waitFor('Kenji parked', () => h.repos.leads.page({ agencyId: h.agencyId, mode: 'parked', limit: 10, offset: 0, campaignIds: [d.campaignId] }).leads[0]);
+    const kenjiLead = await waitFor('Kenji parked', async () => (await h.store.leadSearch.page({ agencyId: h.agencyId, mode: 'parked', limit: 10, offset: 0, campaignIds: [d.campaignId] })).leads[0]);
 
     // Cy, enrolled over the API, is being called now.
     const cy = await h.api('POST', '/api/power-dialer/leads', { body: { campaignId: d.campaignId, contact: { firstName: 'Cy', lastName: 'Young', phone: '+15125550103', timezone: 'UTC', tags: [d.activeTag] } } });
     expect(cy.status, cy.text).toBe(200);
     const cyId: string = cy.body.data._id;
     await voice.call(cyId, 1);
-    await waitFor('Cy calling', () => h.repos.leads.get(h.agencyId, cyId)?.callStatus === 'calling');
+    await waitFor('Cy calling', async () => (await h.store.leads.get(h.agencyId, cyId))?.callStatus === 'calling');
 
     await page.reload();
     await page.getByTestId(`lead-${kenjiLead.id}`).waitFor();
@@ -96,7 +96,7 @@ describe('cadence status', () => {
     await page.locator(`[data-testid="step-0"] [data-testid="lead-${cyId}"][data-status="calling"]`).waitFor();
 
     // Ana: the second attempt, four hours after the first, moved to the window's next opening (UTC).
-    const anaRow = h.repos.leads.get(h.agencyId, ana)!;
+    const anaRow = (await h.store.leads.get(h.agencyId, ana))!;
     const anaNext = page.getByTestId(`next-${ana}`);
     await expect(anaNext.getAttribute('datetime')).resolves.toBe(anaRow.nextCallTime);
     await expect(anaNext.getAttribute('data-zone')).resolves.toBe('UTC');
@@ -147,7 +147,7 @@ describe('cadence status', () => {
   });
 
   it('a project_user key reads its project’s cadence status without enrol or remove', async () => {
-    const key = h.key({ role: 'project_user', scopes: ['projects:read', 'power_dialer:read'], projectIds: [d.projectId] });
+    const key = await h.key({ role: 'project_user', scopes: ['projects:read', 'power_dialer:read'], projectIds: [d.projectId] });
     const page = await newPage(browser);
     await page.goto(`${h.url}/editor/projects/${d.locationId}/campaigns/${d.campaignId}/cadence`);
     await signIn(page, key);

@@ -122,7 +122,7 @@ describe('calls', () => {
     await expect(page.getByTestId('call-field-interested').textContent()).resolves.toBe('true');
     await expect(page.getByTestId('call-duration').textContent()).resolves.toBe('2:05');
     await expect(page.getByTestId('call-cost').textContent()).resolves.toBe('$0.12');
-    const run = h.repos.executions.firstOfCall(h.agencyId, ids.recent)!;
+    const run = (await h.store.executions.firstOfCall(h.agencyId, ids.recent))!;
     await page.locator(`[data-testid="call-run-${run.id}"][data-status="succeeded"]`).waitFor();
     await expect(page.getByTestId(`call-run-${run.id}`).textContent()).resolves.toContain('Adds tag vm-left');
     await shot(page, 'console-call');
@@ -147,7 +147,7 @@ describe('calls', () => {
     await expect(page.getByTestId('call-recording').textContent()).resolves.toContain('Not a web address, so not linked: javascript:alert(document.domain)');
     await expect(page.locator('a[href^="javascript"]').count()).resolves.toBe(0);
     // Its campaign has no workflow: its run did nothing, and says so.
-    const idle = h.repos.executions.firstOfCall(h.agencyId, ids.callback)!;
+    const idle = (await h.store.executions.firstOfCall(h.agencyId, ids.callback))!;
     await page.locator(`[data-testid="call-run-${idle.id}"][data-status="succeeded"]`).waitFor();
     await expect(page.getByTestId(`call-run-${idle.id}`).textContent()).resolves.toContain('No step ran: this outcome had nothing to do on that version.');
 
@@ -159,7 +159,7 @@ describe('calls', () => {
   });
 
   it('a project_user key sees only its project’s calls; another project’s call is not found', async () => {
-    const key = h.key({ role: 'project_user', scopes: ['projects:read', 'calls:read', 'workflows:read'], projectIds: [a.projectId] });
+    const key = await h.key({ role: 'project_user', scopes: ['projects:read', 'calls:read', 'workflows:read'], projectIds: [a.projectId] });
     const page = await newPage(browser);
     await page.goto(`${h.url}/editor/calls`);
     await signIn(page, key);
@@ -168,7 +168,7 @@ describe('calls', () => {
     await page.goto(`${h.url}/editor/calls/${ids.elsewhere}`);
     await expect(page.getByTestId('failure').textContent()).resolves.toContain(`Could not read call ${ids.elsewhere}: call ${ids.elsewhere} not found`);
     await page.goto(`${h.url}/editor/calls/${ids.recent}`);
-    const run = h.repos.executions.firstOfCall(h.agencyId, ids.recent)!;
+    const run = (await h.store.executions.firstOfCall(h.agencyId, ids.recent))!;
     await page.getByTestId(`call-run-${run.id}`).waitFor();
     await shot(page, 'console-calls-project-user');
     expectBrowserErrors(page, [/403/, /404/]);

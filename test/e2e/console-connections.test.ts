@@ -160,7 +160,7 @@ describe('connections', () => {
     // The signing secret of our call events: once.
     await page.getByTestId('signing-reveal').click();
     const shown = await page.getByTestId('signing-secret-value').inputValue();
-    expect(shown).toBe(h.repos.agencies.get(h.agencyId)!.signingSecret);
+    expect(shown).toBe((await h.store.agencies.get(h.agencyId))!.signingSecret);
     await page.getByTestId('signing-done').click();
     expect(await page.content()).not.toContain(shown);
     await page.getByTestId('signing-reveal').click();
@@ -173,7 +173,7 @@ describe('connections', () => {
     await page.getByTestId('rotate-submit').click();
     const rotated = await page.getByTestId('signing-secret-value').inputValue();
     expect(rotated).not.toBe(shown);
-    expect(rotated).toBe(h.repos.agencies.get(h.agencyId)!.signingSecret);
+    expect(rotated).toBe((await h.store.agencies.get(h.agencyId))!.signingSecret);
     const until = Date.parse((await page.getByTestId('signing-grace').locator('time').getAttribute('datetime'))!);
     expect(until - before).toBeGreaterThan(2 * 3600_000 - 60_000);
     expect(until - before).toBeLessThan(2 * 3600_000 + 60_000);
@@ -187,7 +187,7 @@ describe('connections', () => {
     const { locationId } = seedLocation(ghl);
     const made = await h.api('POST', '/api/v2/projects', { body: { crm: 'crm_a', locationId, credentials: { token: ghl.token } } });
     expect(made.status, made.text).toBe(200);
-    const key = h.key({ role: 'project_user', scopes: ['projects:read'], projectIds: [made.body.data.id] });
+    const key = await h.key({ role: 'project_user', scopes: ['projects:read'], projectIds: [made.body.data.id] });
     const page = await newPage(browser);
     await openConnections(page, key);
     await expect(page.getByTestId('failure').getAttribute('data-kind')).resolves.toBe('forbidden');

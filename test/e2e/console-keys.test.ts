@@ -37,8 +37,8 @@ async function openKeys(page: Page, key: string) {
 
 describe('API keys', () => {
   it('an admin makes a project key from what it may grant, sees its secret once, and revokes a key', async () => {
-    const { key: dana, secret: danaSecret } = h.repos.apiKeys.create({ agencyId: h.agencyId, name: "Dana's console", role: 'agency_admin', scopes: [...MINE], projectIds: [] });
-    const other = h.repos.apiKeys.create({ agencyId: h.agencyId, name: 'Old script', role: 'agency_admin', scopes: ['projects:read'], projectIds: [] });
+    const { key: dana, secret: danaSecret } = await h.store.apiKeys.create({ agencyId: h.agencyId, name: "Dana's console", role: 'agency_admin', scopes: [...MINE], projectIds: [] });
+    const other = await h.store.apiKeys.create({ agencyId: h.agencyId, name: 'Old script', role: 'agency_admin', scopes: ['projects:read'], projectIds: [] });
     const page = await newPage(browser);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url });
     await openKeys(page, danaSecret);
@@ -115,7 +115,7 @@ describe('API keys', () => {
   });
 
   it('a project_user key sees only its projects and no admin page; the keys page reached by its URL says why not', async () => {
-    const key = h.key({ role: 'project_user', scopes: ['projects:read', 'calls:read'], projectIds: [a.projectId] });
+    const key = await h.key({ role: 'project_user', scopes: ['projects:read', 'calls:read'], projectIds: [a.projectId] });
     const page = await newPage(browser);
     await page.goto(`${h.url}/editor/`);
     await signIn(page, key);

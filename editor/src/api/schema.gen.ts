@@ -278,6 +278,26 @@ export interface paths {
         patch: operations["updateCampaign"];
         trace?: never;
     };
+    "/api/agent-builder/available-phone-numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Numbers for sale at the agency's carrier, to choose one to buy
+         * @description With the agency's Twilio credentials, Twilio's offer to its account (AvailablePhoneNumbers: Local.json, or TollFree.json with `tollFree`), voice-capable numbers only; without them, the sandbox carrier's stock. Buy one with POST /api/agent-builder/phone-numbers and its `phoneNumber`. What is offered may be sold to someone else before it is bought (then the purchase is a 409 NumberUnavailable).
+         */
+        get: operations["listAvailablePhoneNumbers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent-builder/phone-numbers": {
         parameters: {
             query?: never;
@@ -287,7 +307,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Buy a caller ID and assign it to a campaign (paid; send an Idempotency-Key) */
+        /**
+         * Buy a caller ID and assign it to a campaign (paid; send an Idempotency-Key)
+         * @description With the agency's Twilio credentials the number is bought at Twilio, which bills the agency's account: exactly `phoneNumber` when given (from GET /api/agent-builder/available-phone-numbers), else the first voice-capable number of the search by `countryCode`, `areaCode`, `tollFree`. When the agency places calls through Vapi, the number is also imported into Vapi, so the dialer can call from it at once. Without Twilio credentials, the sandbox carrier's stock.
+         *
+         *     A purchase is recorded before Twilio is asked, and never made twice for one Idempotency-Key: a retry after a 503 (or a lost answer) asks Twilio whether the number was sold before buying, and finishes what is left (storing, importing into Vapi, assigning). Without an Idempotency-Key the purchase is recorded under one made for it, which the 503 names.
+         *
+         *     409 codes: `NumberUnavailable` (no number for what was asked, or the chosen number is not for sale), `VendorRefused` (Twilio or Vapi refused, with their message: an unverified account, a regulatory bundle missing), `CredentialsMissing` (the agency calls through Vapi without Vapi credentials), `IdempotencyKeyReused`, `IdempotencyKeyInProgress`.
+         */
         post: operations["buyPhoneNumber"];
         delete?: never;
         options?: never;
@@ -322,7 +349,7 @@ export interface paths {
         get?: never;
         /**
          * Register a number the agency already has at its voice platform (with its Vapi phone-number id), or update one it owns
-         * @description Buying (POST) draws from the sandbox carrier; a number bought or imported at Vapi is registered here instead, so campaigns can call from it. A number another agency owns is 409.
+         * @description A number bought (POST) is registered already; a number bought or imported at Vapi elsewhere is registered here, so campaigns can call from it. A number another agency owns is 409.
          */
         put: operations["registerPhoneNumber"];
         post?: never;
@@ -6065,6 +6092,217 @@ export interface operations {
             };
         };
     };
+    listAvailablePhoneNumbers: {
+        parameters: {
+            query?: {
+                countryCode?: "US" | "CA";
+                areaCode?: number;
+                tollFree?: boolean;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description numbers for sale (an empty list when none matches) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            phoneNumber: string;
+                            pretty: string;
+                            /** @description ISO country code */
+                            countryCode: string;
+                            tollFree: boolean;
+                            /** @description the number's city, when the carrier says */
+                            locality: string | null;
+                            /** @description the number's state or province, when the carrier says */
+                            region: string | null;
+                        }[];
+                        /**
+                         * @description where a purchase would buy: Twilio (the agency holds Twilio credentials) or the sandbox carrier
+                         * @enum {unknown}
+                         */
+                        carrier: "twilio" | "sandbox";
+                    };
+                };
+            };
+            /** @description error 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 431 */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Twilio could not be reached or asks us to slow down; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (with the same Idempotency-Key) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
     buyPhoneNumber: {
         parameters: {
             query?: never;
@@ -6078,11 +6316,18 @@ export interface operations {
             content: {
                 "application/json": {
                     campaignId: string;
+                    /** @description a local number in this area code (on a toll-free purchase, used only when it is a toll-free prefix such as 888) */
                     areaCode?: number;
-                    /** @enum {unknown} */
+                    /**
+                     * @description the number's country; without it, the area code's (else US at Twilio, any at the sandbox carrier)
+                     * @enum {unknown}
+                     */
                     countryCode?: "US" | "CA";
+                    /** @description a toll-free number */
                     tollFree?: boolean;
+                    /** @description exactly this number, chosen from GET /api/agent-builder/available-phone-numbers */
                     phoneNumber?: string;
+                    /** @description the number's name here, at Twilio and at Vapi (default: the campaign's name) */
                     nickname?: string;
                 };
             };
@@ -6104,6 +6349,8 @@ export interface operations {
                             boundToAgent: boolean;
                             /** @description the number's id at Vapi, when the agency's calls go out through Vapi */
                             vapiPhoneNumberId?: string;
+                            /** @description the number's IncomingPhoneNumber SID, when it was bought at Twilio */
+                            twilioSid?: string;
                         };
                     };
                 };
@@ -6258,6 +6505,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Twilio or Vapi could not be reached, did not answer in time, or asks us to slow down; the message says what may have been bought. Retry after `Retry-After` with the same Idempotency-Key: nothing is bought twice */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying (with the same Idempotency-Key) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
         };
     };
     assignPhoneNumber: {
@@ -6295,6 +6559,8 @@ export interface operations {
                             boundToAgent: boolean;
                             /** @description the number's id at Vapi, when the agency's calls go out through Vapi */
                             vapiPhoneNumberId?: string;
+                            /** @description the number's IncomingPhoneNumber SID, when it was bought at Twilio */
+                            twilioSid?: string;
                         };
                     };
                 };
@@ -6486,6 +6752,8 @@ export interface operations {
                             boundToAgent: boolean;
                             /** @description the number's id at Vapi, when the agency's calls go out through Vapi */
                             vapiPhoneNumberId?: string;
+                            /** @description the number's IncomingPhoneNumber SID, when it was bought at Twilio */
+                            twilioSid?: string;
                         };
                     };
                 };
@@ -6670,6 +6938,8 @@ export interface operations {
                             boundToAgent: boolean;
                             /** @description the number's id at Vapi, when the agency's calls go out through Vapi */
                             vapiPhoneNumberId?: string;
+                            /** @description the number's IncomingPhoneNumber SID, when it was bought at Twilio */
+                            twilioSid?: string;
                         };
                     };
                 };

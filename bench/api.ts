@@ -95,6 +95,14 @@ async function floorOf(inst: Awaited<ReturnType<typeof startInstance>>, name: st
     });
     paired(`api_${name}_floor_rps`, 'req/s', `${against}; the floor: ${what}`, f.map((o) => o.rps), base.map((b) => b.rps));
     paired(`api_${name}_floor_p99`, 'ms', `${against}; the floor: ${what}`, f.map((o) => o.p99), base.map((b) => b.p99));
+    // What the product's layers cost over the floor, measured against it directly (not through two
+    // ratios to bare Koa taken in different rounds).
+    const direct = await alternate<Load>({
+      ours: () => load({ url: inst.url + path, headers, duration: SECONDS }),
+      base: () => load({ url: floor.origin + path, headers, duration: SECONDS }),
+      onRound: (r, o, b) => log(`${name} over its floor round ${r + 1}: ${o.rps.toFixed(0)} req/s / floor ${b.rps.toFixed(0)} req/s`),
+    });
+    paired(`api_${name}_over_floor_rps`, 'req/s', `the floor (${what}), same rounds`, direct.ours.map((o) => o.rps), direct.base.map((b) => b.rps));
   } finally {
     await floor.close();
     await bare.close();

@@ -138,20 +138,26 @@ export function mountRoutes(router: Router, routes: readonly RouteDef[], service
         if (!sentBody) throw new AppError('VALIDATION', 'body is required: send a JSON object with Content-Type: application/json');
         validate('body', def.body, body);
       }
-      const finish = (result: unknown) => {
-        if (result !== undefined) ctx.body = result;
-        if (!ctx.status || ctx.status === 404) ctx.status = 200;
-      };
-      const run = async (acting: Services) => finish(await def.handler({ ctx, params, query, body, caller, services: acting } as never));
+      const input = { ctx, params, query, body, caller, services } as RouteContext<unknown, unknown, unknown>;
       try {
-        if (def.idempotent) await idempotency(ctx, typeof def.idempotent === 'function' ? def.idempotent({ body }) : def.idempotent, run);
-        else await run(services);
+        if (def.idempotent) {
+          const mode = typeof def.idempotent === 'function' ? def.idempotent({ body }) : def.idempotent;
+          await idempotency(ctx, mode, async (acting) => finish(ctx, await def.handler({ ...input, services: acting })));
+        } else {
+          // No closure per request here: the hot reads take this path.
+          finish(ctx, await def.handler(input));
+        }
       } finally {
         // After the handler: the successor link may name what the handler resolved.
         if (def.deprecated) setDeprecation(ctx, def.deprecated);
       }
     });
   }
+}
+
+function finish(ctx: Context, result: unknown): void {
+  if (result !== undefined) ctx.body = result;
+  if (!ctx.status || ctx.status === 404) ctx.status = 200;
 }
 
 function setDeprecation(ctx: Context, dep: Deprecation): void {

@@ -188,7 +188,7 @@ export async function composeWorker(opts: {
       outbound: outboundClient({ allowPrivate: opts.config.outboundAllowPrivate }),
     }),
   };
-  return createWorker({ address: opts.address, namespace: opts.config.temporalNamespace, taskQueue: opts.config.taskQueue, ports: opts.ports, bundle: opts.bundle, activities, eagerStarts: opts.eagerStarts, ...(opts.tracing && { tracing: opts.tracing }) });
+  return createWorker({ address: opts.address, access: opts.config.temporalAccess, namespace: opts.config.temporalNamespace, taskQueue: opts.config.taskQueue, ports: opts.ports, bundle: opts.bundle, activities, eagerStarts: opts.eagerStarts, ...(opts.tracing && { tracing: opts.tracing }) });
 }
 
 export { apiUrlOf } from './compose-url.js';

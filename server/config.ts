@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { temporalTargetFromEnv, type TemporalAccess } from './temporal/connection-options.js';
 
 /** Every setting comes from the environment, with a default that runs the product on one machine. */
 export interface Config {
@@ -8,6 +9,8 @@ export interface Config {
   /** host:port of an external Temporal frontend; unset means: start the embedded dev server. */
   temporalAddress: string | undefined;
   temporalNamespace: string;
+  /** TLS (client certificate and key, server CA, server name), API key and gRPC metadata for that cluster */
+  temporalAccess: TemporalAccess;
   temporalCli: string | undefined;
   taskQueue: string;
   logLevel: string;
@@ -78,12 +81,14 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const int = (name: string, fallback: number) => intFrom(env, name, fallback);
+  const temporal = temporalTargetFromEnv(env);
   return {
     port: int('PORT', 3000),
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || './data'),
-    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
-    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalAddress: temporal.address,
+    temporalNamespace: temporal.namespace,
+    temporalAccess: temporal.access,
     temporalCli: env.TEMPORAL_CLI || undefined,
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'voice-campaigns',
     logLevel: env.LOG_LEVEL || 'info',
@@ -114,7 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     serviceName: env.OTEL_SERVICE_NAME || 'voice-campaigns',
     // The embedded dev server's UI by default; an external cluster's UI only when named.
-    temporalUiUrl: (env.TEMPORAL_UI_URL || (env.TEMPORAL_ADDRESS ? '' : `http://127.0.0.1:${env.TEMPORAL_UI_PORT || 8233}`)).replace(/\/+$/, '') || null,
+    temporalUiUrl: (env.TEMPORAL_UI_URL || (temporal.address ? '' : `http://127.0.0.1:${env.TEMPORAL_UI_PORT || 8233}`)).replace(/\/+$/, '') || null,
     logFormat: env.LOG_FORMAT === 'pretty' || env.LOG_FORMAT === 'json' ? env.LOG_FORMAT : undefined,
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE === 'true',
   };

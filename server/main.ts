@@ -69,7 +69,11 @@ async function main() {
     });
     logger.info({ taskQueue: config.taskQueue }, 'worker running');
   }
-  const temporal = await connectTemporal(address, config.temporalNamespace, config.taskQueue, { shared: role === 'all' ? workerConnection : undefined, tracing: ops.tracing.enabled });
+  const temporal = await connectTemporal(address, config.temporalNamespace, config.taskQueue, {
+    shared: role === 'all' ? workerConnection : undefined,
+    tracing: ops.tracing.enabled,
+    access: config.temporalAccess,
+  });
   stops.unshift(() => temporal.close());
 
   const services = composeServices({ config, store, providers, temporal, logger });

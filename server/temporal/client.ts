@@ -3,6 +3,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { LEAD_CADENCE_WORKFLOW, type LeadCadenceInput } from '../../engine/workflows/lead-cadence-types.js';
 import { POST_CALL_WORKFLOW, type PostCallInput } from '../../engine/workflows/post-call-types.js';
+import type { TemporalAccess } from './connection-options.js';
 
 export interface WorkflowStarter {
   /** Starts a post-call run under its workflow id; resolves false when a run with that id already exists. */
@@ -27,10 +28,10 @@ export async function connectTemporal(
   address: string,
   namespace: string,
   taskQueue: string,
-  opts: { shared?: NativeConnection; tracing?: boolean } = {},
+  opts: { shared?: NativeConnection; tracing?: boolean; access?: TemporalAccess } = {},
 ): Promise<WorkflowStarter> {
   const { shared } = opts;
-  const connection = shared ?? (await Connection.connect({ address }));
+  const connection = shared ?? (await Connection.connect({ address, ...opts.access }));
   // The start of a run is a span in the caller's trace (the HTTP request that accepted a call
   // event), and its context travels to the workflow in the start request's headers. With tracing
   // off (`tracing: false`) there is no trace to join: no interceptor, not even a no-op span per start.

@@ -6,6 +6,7 @@ import { Resource } from '@opentelemetry/resources';
 import { NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createPostCallActivities } from '../../engine/activities/post-call.js';
 import type { Ports } from '../../engine/ports.js';
+import type { TemporalAccess } from './connection-options.js';
 
 export const WORKFLOWS_ENTRY = path.resolve(import.meta.dirname, '../../engine/workflows/index.ts');
 
@@ -71,6 +72,8 @@ const EAGER_WORKFLOW_TASK_POLLERS = 10;
 
 export interface WorkerOptions {
   address: string;
+  /** TLS, API key, gRPC metadata of the cluster (server/temporal/connection-options.ts) */
+  access?: TemporalAccess;
   namespace: string;
   taskQueue: string;
   ports: Ports;
@@ -87,7 +90,7 @@ export interface WorkerOptions {
 }
 
 export async function createWorker(opts: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: opts.address });
+  const connection = await NativeConnection.connect({ address: opts.address, ...opts.access });
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,

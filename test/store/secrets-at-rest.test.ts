@@ -37,6 +37,6 @@ describe('secrets at rest', () => {
     expect(await h.services.credentials.get(h.agencyId, 'agency', 'twilio')).toMatchObject({ authToken });
     // Copied to another agency's row, the sealed bytes do not open: the seal is bound to its owner.
     h.db.prepare("INSERT INTO credentials (agency_id, owner, provider, sealed, key_id, hint, created_at, updated_at) SELECT 'agy_other_at_rest', owner, provider, sealed, key_id, hint, created_at, updated_at FROM credentials WHERE agency_id = ? AND owner = 'agency' AND provider = 'twilio'").run(h.agencyId);
-    await expect(await h.services.credentials.get('agy_other_at_rest', 'agency', 'twilio')).rejects.toThrow();
+    await expect(h.services.credentials.get('agy_other_at_rest', 'agency', 'twilio')).rejects.toThrow();
   });
 });

@@ -47,8 +47,16 @@ export interface Config {
   vendorTimeoutMs: number;
   /** how long CRM setup reads (pipelines, calendars, custom fields and values) are reused */
   crmReadCacheSeconds: number;
+  /** how long an Idempotency-Key claim in progress lasts unless its request renews it (it does, every third of it, while it runs) */
+  idempotencyLeaseSeconds: number;
   /** after a rotation, how long the previous webhook signing secret still verifies */
   webhookSecretGraceSeconds: number;
+  /**
+   * API_URL: where this process reaches an API (comma-separated: several, tried in turn): the
+   * sandbox voice platform reports call ends there. Unset: this process's own API, or for a
+   * worker-only process PUBLIC_URL.
+   */
+  apiUrls: string[];
   /** where vendors reach this API (a Server URL given to Vapi); unset: the address a request came to */
   publicUrl: string | undefined;
   /** `GET /metrics` needs `Authorization: Bearer <token>` when set */
@@ -77,6 +85,14 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
+}
+
+function urlsFrom(env: NodeJS.ProcessEnv, name: string): string[] {
+  const urls = (env[name] ?? '').split(',').map((u) => u.trim().replace(/\/+$/, '')).filter(Boolean);
+  for (const u of urls) {
+    if (!/^https?:\/\/[^/]+$/.test(u)) throw new Error(`${name} must be base URLs with their scheme, comma-separated (http://api-1:3000,http://api-2:3000), got "${u}"`);
+  }
+  return urls;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -111,7 +127,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     credentialsKey: env.CREDENTIALS_KEY || undefined,
     vendorTimeoutMs: int('VENDOR_TIMEOUT_MS', 15_000),
     crmReadCacheSeconds: int('CRM_READ_CACHE_SECONDS', 60),
+    idempotencyLeaseSeconds: Math.max(1, int('IDEMPOTENCY_LEASE_SECONDS', 30)),
     webhookSecretGraceSeconds: int('WEBHOOK_SECRET_GRACE_SECONDS', 86_400),
+    apiUrls: urlsFrom(env, 'API_URL'),
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsAddress: env.METRICS_ADDRESS || undefined,

@@ -19,6 +19,9 @@ type Role = 'all' | 'server' | 'worker';
 async function main() {
   const role = (process.argv.find((a) => a.startsWith('--role='))?.slice(7) ?? 'all') as Role;
   const config = loadConfig();
+  // Where the sandbox voice platform reports call ends: an API process, this one (or for a worker
+  // on its own, PUBLIC_URL, else the API on this host) unless API_URL says.
+  const reportTo = config.apiUrls.length > 0 ? config.apiUrls : role === 'worker' && config.publicUrl ? [config.publicUrl] : [apiUrlOf(config)];
   // Before anything Temporal: the runtime's logger and its worker metrics exporter (see /metrics).
   await installTemporalRuntime(config, (process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN');
   const ops = composeOps(config);
@@ -57,7 +60,7 @@ async function main() {
   // server can hand a post-call run's first task straight to it (eager start, server/temporal/client.ts).
   let workerConnection: import('@temporalio/worker').NativeConnection | undefined;
   if (role !== 'server') {
-    const voice = composeVoice(config, store, logger, () => apiUrlOf(config), providers.credentials);
+    const voice = composeVoice(config, store, logger, () => reportTo, providers.credentials);
     const { worker, connection } = await composeWorker({ config, address, store, ports, voice, tracing: ops.tracing, eagerStarts: role === 'all' });
     workerConnection = connection;
     const running = worker.run();
@@ -83,9 +86,6 @@ async function main() {
     stops.unshift(() => new Promise<void>((r) => server.close(() => r())));
   };
   if (role !== 'worker') {
-    // Idempotency claims a killed predecessor left "in progress" would answer 409 for 24 hours.
-    const abandoned = await store.idempotency.releaseAbandoned();
-    if (abandoned > 0) logger.warn({ abandoned }, 'released idempotency keys of requests a previous process did not finish');
     const alerts = startAlertDispatcher({ store, temporal, taskQueue: config.taskQueue, logger });
     stops.unshift(async () => alerts.stop());
     await serve(createApp(services), config.port, config.host);

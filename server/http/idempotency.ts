@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Services } from '../services.js';
 import type { IdempotencyClaim, Store } from '../store/index.js';
@@ -19,8 +19,10 @@ export { canonicalJson };
  * and stores the response (it acts on that transaction's store), so a process killed at any instant
  * leaves either the write and its stored response, or neither. A `claim` route's handler talks to a
  * vendor or Temporal, which cannot be inside a transaction: the key is claimed first (status 0,
- * "in progress") and the response stored when the handler is done; a claim its dead process left
- * behind is released at the next start-up (`releaseAbandoned`), and those handlers are safe to
+ * "in progress") and the response stored when the handler is done. The claim is a lease the
+ * request renews while it runs (IDEMPOTENCY_LEASE_SECONDS, renewed every third of it): a claim
+ * whose process died runs out and the next request with the key takes it over, from whichever API
+ * process; a live request's claim is never taken, however long it runs. Those handlers are safe to
  * re-run (a carrier purchase is journaled, an enrolled contact is returned as is).
  */
 export function idempotencyGuard(services: Services): IdempotencyGuard {
@@ -39,27 +41,34 @@ export function idempotencyGuard(services: Services): IdempotencyGuard {
     // Keys stored before requests were compared canonically hold the fingerprint of the raw bytes.
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? JSON.stringify((ctx.request as { body?: unknown }).body ?? null);
     const rawFingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}?${ctx.querystring}\n${raw}`).digest('hex');
+    const holder = randomUUID();
+    const leaseMs = services.config.idempotencyLeaseSeconds * 1000;
     const settle = (store: Store) =>
-      ctx.status >= 200 && ctx.status < 300 ? store.idempotency.complete(caller.agencyId, key, ctx.status, ctx.body) : store.idempotency.release(caller.agencyId, key);
+      ctx.status >= 200 && ctx.status < 300 ? store.idempotency.complete(caller.agencyId, key, holder, ctx.status, ctx.body) : store.idempotency.release(caller.agencyId, key, holder);
 
     let existing: IdempotencyClaim | null;
     if (mode === 'atomic') {
       // A handler that throws rolls the whole transaction back, the claim included.
       existing = await services.store.withTransaction(async (tx) => {
-        const found = await tx.idempotency.reserve(caller.agencyId, key, fingerprint);
+        const found = await tx.idempotency.reserve(caller.agencyId, key, fingerprint, holder, leaseMs);
         if (found) return found;
         await run({ ...services, store: tx });
         await settle(tx);
         return null;
       });
     } else {
-      existing = await services.store.idempotency.reserve(caller.agencyId, key, fingerprint);
+      existing = await services.store.idempotency.reserve(caller.agencyId, key, fingerprint, holder, leaseMs);
       if (!existing) {
+        const renewing = setInterval(() => {
+          services.store.idempotency.renew(caller.agencyId, key, holder, leaseMs).catch((err: unknown) => services.logger.warn({ err, reqId: ctx.state.requestId }, 'renewing an Idempotency-Key claim failed'));
+        }, leaseMs / 3);
         try {
           await run(services);
         } catch (err) {
-          await services.store.idempotency.release(caller.agencyId, key);
+          await services.store.idempotency.release(caller.agencyId, key, holder);
           throw err;
+        } finally {
+          clearInterval(renewing);
         }
         await settle(services.store);
       }

@@ -132,13 +132,26 @@ export interface IdempotencyClaim {
 }
 
 export interface IdempotencyRepository {
-  /** claims the key for this request: the existing record when the key is taken, null when this request owns it now */
-  reserve(agencyId: string, key: string, fingerprint: string): Promise<IdempotencyClaim | null>;
-  complete(agencyId: string, key: string, status: number, body: unknown): Promise<void>;
-  release(agencyId: string, key: string): Promise<void>;
-  /** claims still in progress that no live request holds (a process died mid-request) are released */
-  releaseAbandoned(): Promise<number>;
+  /**
+   * Claims the key for the request `holder` for `leaseMs`: the existing record when the key is
+   * taken, null when this request owns it now. A claim in progress whose lease ran out (its process
+   * died) is taken over; a live one never is.
+   */
+  reserve(agencyId: string, key: string, fingerprint: string, holder: string, leaseMs: number): Promise<IdempotencyClaim | null>;
+  /** extends the holder's lease while its request runs; false when the claim is no longer its own */
+  renew(agencyId: string, key: string, holder: string, leaseMs: number): Promise<boolean>;
+  /** stores the answer of the holder's request (a claim taken over from it is left alone) */
+  complete(agencyId: string, key: string, holder: string, status: number, body: unknown): Promise<void>;
+  /** gives the key back after the holder's request failed (a claim taken over from it is left alone) */
+  release(agencyId: string, key: string, holder: string): Promise<void>;
   prune(): Promise<number>;
+}
+
+/** Named leases: at most one holder at a time, across processes, until it releases or its lease runs out. */
+export interface LeasesRepository {
+  /** true when `holder` has the lease now (it was free, ran out, or was already its own), for `ms` from now */
+  claim(name: string, holder: string, ms: number): Promise<boolean>;
+  release(name: string, holder: string): Promise<void>;
 }
 
 export interface CallsRepository {
@@ -337,6 +350,7 @@ export interface Repositories {
   campaigns: CampaignsRepository;
   workflows: WorkflowsRepository;
   idempotency: IdempotencyRepository;
+  leases: LeasesRepository;
   calls: CallsRepository;
   executions: ExecutionsRepository;
   crm: CrmRepository;

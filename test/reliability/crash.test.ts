@@ -3,6 +3,7 @@
  * same files: every acknowledged (2xx) write and event is there, workflow versions are contiguous,
  * every post-call chain completes, and no side effect happened twice.
  */
+import { createHash } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { awaitRun, callEnded } from '../helpers/events.js';
 import { until } from '../helpers/processes.js';
 import { freePort } from '../../server/temporal/launcher.js';
 import { signPayload, AGENCY_HEADER, SIGNATURE_HEADER } from '../../server/domain/event-signature.js';
+import { canonicalJson } from '../../server/domain/canonical-json.js';
 import { size } from './profile.js';
 
 let h: Harness;
@@ -194,18 +196,36 @@ describe('crash of the API server', () => {
     expect((await tagsOf(ctx.campaignId))).toEqual(['once']);
   });
 
-  it('a claim left "in progress" by a killed server is released at the next start', async () => {
+  it('a claim left "in progress" by a killed server is taken over once its lease ran out; a live claim never is', async () => {
     const ctx = await createProjectAgentCampaign(h);
-    // What a server killed inside an asynchronous create-style handler leaves behind.
-    h.db.prepare("INSERT INTO idempotency_keys (agency_id, idem_key, fingerprint, status, body, created_at) VALUES (?, 'orphan', 'x', 0, '', ?)").run(h.agencyId, new Date().toISOString());
+    const body = (name: string) => ({ name: `${name} ${ctx.projectId}`, steps: [{ delayMinutes: 0 }] });
+    // The claim of this very request (as server/http/idempotency.ts fingerprints it).
+    const fingerprint = (name: string) => createHash('sha256').update(`POST /api/power-dialer/cadences?\n${canonicalJson(body(name))}`).digest('hex');
+    const claim = (key: string, leaseUntil: string | null) =>
+      h.db
+        .prepare("INSERT INTO idempotency_keys (agency_id, idem_key, fingerprint, status, body, created_at, holder, lease_until) VALUES (?, ?, ?, 0, '', ?, 'another-process', ?)")
+        .run(h.agencyId, key, fingerprint(key), new Date().toISOString(), leaseUntil);
+    // What a server killed inside an asynchronous create-style handler leaves behind, its lease
+    // run out; one from before leases (none); and one a live request of another process holds.
+    claim('orphan', new Date(Date.now() - 1000).toISOString());
+    claim('orphan-from-before-leases', null);
+    claim('held', new Date(Date.now() + 60_000).toISOString());
     const port = await freePort();
     server = await startServer(port);
-    const res = await fetch(`http://127.0.0.1:${port}/api/power-dialer/cadences`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${h.adminKey}`, 'content-type': 'application/json', 'Idempotency-Key': 'orphan' },
-      body: JSON.stringify({ name: `after restart ${ctx.projectId}`, steps: [{ delayMinutes: 0 }] }),
-    });
-    expect(res.status, await res.clone().text()).toBe(200);
+    const create = (key: string, name: string) =>
+      fetch(`http://127.0.0.1:${port}/api/power-dialer/cadences`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.adminKey}`, 'content-type': 'application/json', 'Idempotency-Key': key },
+        body: JSON.stringify(body(name)),
+      });
+    for (const key of ['orphan', 'orphan-from-before-leases']) {
+      const res = await create(key, key);
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
+    const held = await create('held', 'held');
+    expect(held.status).toBe(409);
+    expect((await held.json()).error).toMatch(/still being processed/);
+    expect(h.db.prepare("SELECT holder, status FROM idempotency_keys WHERE agency_id = ? AND idem_key = 'held'").get(h.agencyId)).toEqual({ holder: 'another-process', status: 0 });
     await killHard(server);
     server = null;
   });

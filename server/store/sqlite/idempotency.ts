@@ -8,57 +8,50 @@ interface Row {
   status: number;
   body: string;
   created_at: string;
+  lease_until: string | null;
 }
 
 /** How long a key's stored response is replayed; after that the key may be used afresh. */
 const RETENTION_MS = 24 * 3600 * 1000;
 
+const later = (ms: number) => new Date(Date.now() + ms).toISOString();
+
 export function idempotencyRepo(db: Db): Sync<IdempotencyRepository> {
   const get = db.prepare<[string, string], Row>(
-    'SELECT fingerprint, status, body, created_at FROM idempotency_keys WHERE agency_id = ? AND idem_key = ?',
+    'SELECT fingerprint, status, body, created_at, lease_until FROM idempotency_keys WHERE agency_id = ? AND idem_key = ?',
   );
   const reserve = db.prepare(
-    `INSERT INTO idempotency_keys (agency_id, idem_key, fingerprint, status, body, created_at)
-     VALUES (?, ?, ?, 0, '', ?) ON CONFLICT DO NOTHING`,
+    `INSERT INTO idempotency_keys (agency_id, idem_key, fingerprint, status, body, created_at, holder, lease_until)
+     VALUES (?, ?, ?, 0, '', ?, ?, ?) ON CONFLICT DO NOTHING`,
   );
-  const complete = db.prepare('UPDATE idempotency_keys SET status = ?, body = ? WHERE agency_id = ? AND idem_key = ?');
-  const release = db.prepare('DELETE FROM idempotency_keys WHERE agency_id = ? AND idem_key = ?');
+  const renew = db.prepare('UPDATE idempotency_keys SET lease_until = ? WHERE agency_id = ? AND idem_key = ? AND status = 0 AND holder = ?');
+  const complete = db.prepare('UPDATE idempotency_keys SET status = ?, body = ?, lease_until = NULL WHERE agency_id = ? AND idem_key = ? AND holder = ?');
+  const releaseOwn = db.prepare('DELETE FROM idempotency_keys WHERE agency_id = ? AND idem_key = ? AND status = 0 AND holder = ?');
+  const remove = db.prepare('DELETE FROM idempotency_keys WHERE agency_id = ? AND idem_key = ?');
   const prune = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
-  const releaseAbandoned = db.prepare('DELETE FROM idempotency_keys WHERE status = 0');
 
   return {
-    /**
-     * Reserves the key for this request. Returns the existing record when the key is taken
-     * (status 0 means its first request is still running), or null when this request owns it now.
-     */
-    reserve(agencyId: string, key: string, fingerprint: string): { fingerprint: string; status: number; body: unknown } | null {
+    reserve(agencyId: string, key: string, fingerprint: string, holder: string, leaseMs: number) {
       return db.transaction(() => {
         const existing = get.get(agencyId, key);
-        if (existing && Date.now() - Date.parse(existing.created_at) < RETENTION_MS) {
-          return {
-            fingerprint: existing.fingerprint,
-            status: existing.status,
-            body: existing.status ? JSON.parse(existing.body) : null,
-          };
+        const now = nowIso();
+        const expired = existing && Date.now() - Date.parse(existing.created_at) >= RETENTION_MS;
+        // In progress with its lease run out (or from before leases): its process is gone.
+        const abandoned = existing && existing.status === 0 && (existing.lease_until === null || existing.lease_until < now);
+        if (existing && !expired && !abandoned) {
+          return { fingerprint: existing.fingerprint, status: existing.status, body: existing.status ? JSON.parse(existing.body) : null };
         }
-        if (existing) release.run(agencyId, key);
-        reserve.run(agencyId, key, fingerprint, nowIso());
+        if (existing) remove.run(agencyId, key);
+        reserve.run(agencyId, key, fingerprint, now, holder, later(leaseMs));
         return null;
       }).immediate();
     },
-    complete(agencyId: string, key: string, status: number, body: unknown): void {
-      complete.run(status, JSON.stringify(body ?? null), agencyId, key);
+    renew: (agencyId: string, key: string, holder: string, leaseMs: number) => renew.run(later(leaseMs), agencyId, key, holder).changes === 1,
+    complete(agencyId: string, key: string, holder: string, status: number, body: unknown): void {
+      complete.run(status, JSON.stringify(body ?? null), agencyId, key, holder);
     },
-    release(agencyId: string, key: string): void {
-      release.run(agencyId, key);
-    },
-    /**
-     * At start-up: reservations still marked in progress belong to a process that died mid-request
-     * (one API server per SQLite file). Only asynchronous handlers can leave one (see the guard);
-     * releasing it lets the client's retry run again instead of getting 409 for 24 hours.
-     */
-    releaseAbandoned(): number {
-      return releaseAbandoned.run().changes;
+    release(agencyId: string, key: string, holder: string): void {
+      releaseOwn.run(agencyId, key, holder);
     },
     prune(): number {
       return prune.run(new Date(Date.now() - RETENTION_MS).toISOString()).changes;

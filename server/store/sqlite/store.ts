@@ -20,6 +20,7 @@ import { idempotencyRepo } from './idempotency.js';
 import { leadListSearch } from './lead-list.js';
 import { leadSearchWriter } from './lead-search-flush.js';
 import { leadsRepo } from './leads.js';
+import { leasesRepo } from './leases.js';
 import { numberInventoryRepo } from './number-inventory.js';
 import { numberPurchasesRepo } from './number-purchases.js';
 import { outboxRepo } from './outbox.js';
@@ -63,6 +64,7 @@ export function sqliteRepositories(db: Db): { [K in keyof Repositories]: Sync<Re
     campaigns: campaignsRepo(db),
     workflows: workflowsRepo(db),
     idempotency: idempotencyRepo(db),
+    leases: leasesRepo(db),
     calls: callsRepo(db),
     executions: executionsRepo(db),
     crm: crmRepo(db),

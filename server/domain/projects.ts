@@ -220,7 +220,6 @@ export async function reconnectProject(s: Services, actor: Actor, id: string, cr
     const saved = await tx.projects.save({ ...rest, status, installed: true, crm_a: crmAOf(location), timezone: current.timezone ?? location.timezone });
     return viewOf(tx, saved);
   });
-  s.providers.forget(actor.agencyId, view.project.locationId, view.project.id);
   return view;
 }
 

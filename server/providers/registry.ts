@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import {
   CredentialRejectedError,
@@ -31,6 +32,11 @@ export interface LocationProviders {
   /** `sandbox`: the embedded CRM (no credential, or a test run); `gohighlevel`: the real location */
   crmKind: 'sandbox' | 'gohighlevel';
   smsCarrier: 'sandbox' | 'gohighlevel' | 'twilio';
+  /**
+   * For a real CRM: the stored credential's version (it changes on every connect, reconnect and
+   * token refresh, whichever process writes it), which cached setup reads are checked against.
+   */
+  credentialStamp?: string;
 }
 
 /** Test runs (workflow test-runs) act on a location of their own in the sandbox: nothing reaches a real CRM. */
@@ -38,6 +44,8 @@ export const TEST_LOCATION_PREFIX = 'test:';
 
 /** Refresh OAuth tokens this long before they expire. */
 const REFRESH_MARGIN_MS = 5 * 60_000;
+/** how often a process waiting for another's token refresh looks for the new token */
+const REFRESH_POLL_MS = 200;
 
 export interface RegistryDeps {
   config: Config;
@@ -61,14 +69,19 @@ export function providerRegistry(deps: RegistryDeps) {
   const { config, store, credentials, journal, sandbox, logger } = deps;
   const ghlAdapters = new Map<string, { adapter: GohighlevelAdapter; stamp: string }>();
   const refreshing = new Map<string, Promise<string>>();
-  const reads = new Map<string, { at: number; value: Promise<unknown> }>();
+  const reads = new Map<string, { at: number; stamp: string | undefined; value: Promise<unknown> }>();
 
-  /** The location's access token, refreshed (once per project at a time) shortly before it expires. */
+  /**
+   * The location's access token, refreshed shortly before it expires: once per project at a time
+   * in this process (one promise), and across processes by a lease in the store. GoHighLevel's
+   * refresh tokens are single use: a second refresh with the same one is refused, and would
+   * disconnect the project.
+   */
   async function ghlToken(project: ProjectRecord): Promise<string> {
     const cred = await credentials.get(project.agencyId, project.id, 'gohighlevel');
     if (!cred) throw new CredentialRejectedError('gohighlevel', `project ${project.id} has no CRM credential: reconnect it`);
     if (cred.kind === 'private-integration') return cred.token;
-    if (Date.parse(cred.expiresAt) - Date.now() > REFRESH_MARGIN_MS) return cred.accessToken;
+    if (fresh(cred)) return cred.accessToken;
     if (!config.gohighlevelClientId || !config.gohighlevelClientSecret) {
       // Without the app's client the token cannot be refreshed; use it until the CRM refuses it.
       logger.warn({ projectId: project.id }, 'a GoHighLevel OAuth token is about to expire and GHL_CLIENT_ID / GHL_CLIENT_SECRET are not set');
@@ -77,15 +90,39 @@ export function providerRegistry(deps: RegistryDeps) {
     const key = `${project.agencyId}|${project.id}`;
     let pending = refreshing.get(key);
     if (!pending) {
-      pending = refreshAccessToken({ baseUrl: config.gohighlevelBaseUrl, clientId: config.gohighlevelClientId, clientSecret: config.gohighlevelClientSecret, refreshToken: cred.refreshToken })
-        .then(async (t) => {
-          await credentials.put(project.agencyId, project.id, 'gohighlevel', { kind: 'oauth', ...t });
-          return t.accessToken;
-        })
-        .finally(() => refreshing.delete(key));
+      pending = refreshOnce(project).finally(() => refreshing.delete(key));
       refreshing.set(key, pending);
     }
     return pending;
+  }
+
+  const fresh = (c: { expiresAt: string }) => Date.parse(c.expiresAt) - Date.now() > REFRESH_MARGIN_MS;
+
+  /** Refreshes under the project's lease, or waits for the process that holds it to store its new token. */
+  async function refreshOnce(project: ProjectRecord): Promise<string> {
+    const lease = `gohighlevel-oauth-refresh:${project.agencyId}:${project.id}`;
+    const holder = randomUUID();
+    // Long enough for the vendor's answer; a holder that died frees it when it runs out.
+    const leaseMs = config.vendorTimeoutMs * 2 + 5_000;
+    for (;;) {
+      if (await store.leases.claim(lease, holder, leaseMs)) {
+        try {
+          // Re-read under the lease: another process may have refreshed while this one waited.
+          const current = await credentials.get(project.agencyId, project.id, 'gohighlevel');
+          if (!current || current.kind !== 'oauth') return ghlToken(project);
+          if (fresh(current)) return current.accessToken;
+          const t = await refreshAccessToken({ baseUrl: config.gohighlevelBaseUrl, clientId: config.gohighlevelClientId!, clientSecret: config.gohighlevelClientSecret!, refreshToken: current.refreshToken });
+          await credentials.put(project.agencyId, project.id, 'gohighlevel', { kind: 'oauth', ...t });
+          return t.accessToken;
+        } finally {
+          await store.leases.release(lease, holder);
+        }
+      }
+      await new Promise((r) => setTimeout(r, REFRESH_POLL_MS));
+      const current = await credentials.get(project.agencyId, project.id, 'gohighlevel');
+      if (current?.kind === 'oauth' && fresh(current)) return current.accessToken;
+      if (!current || current.kind !== 'oauth') return ghlToken(project);
+    }
   }
 
   function ghlFor(project: ProjectRecord, stamp: string): GohighlevelAdapter {
@@ -120,7 +157,7 @@ export function providerRegistry(deps: RegistryDeps) {
     }
     const ghl = ghlFor(project, cred.updatedAt);
     const messaging: Messaging = viaTwilio ? { sendSms: async (e, m) => (await twilioFor(agencyId)).sendSms(e, m), sendEmail: ghl.sendEmail } : ghl;
-    return { crm: ghl, directory: ghl, messaging, calendar: ghl, crmKind: 'gohighlevel', smsCarrier: viaTwilio ? 'twilio' : 'gohighlevel' };
+    return { crm: ghl, directory: ghl, messaging, calendar: ghl, crmKind: 'gohighlevel', smsCarrier: viaTwilio ? 'twilio' : 'gohighlevel', credentialStamp: cred.updatedAt };
   }
 
   /** A CRM call that meets a refused credential disconnects the project, then fails as before. */
@@ -155,15 +192,18 @@ export function providerRegistry(deps: RegistryDeps) {
 
   /**
    * Setup reads (pipelines, calendars, custom fields and values) of a real CRM, reused for a short
-   * while per location; the sandbox is a local table and is read as it is.
+   * while per location; the sandbox is a local table and is read as it is. A reused read is only
+   * good for the credential it was read with: a reconnect through any API process changes the
+   * stored credential, and every process's next read goes to the CRM again.
    */
   async function cachedRead<T>(agencyId: string, locationId: string, what: string, read: () => Promise<T>): Promise<T> {
-    if ((await forLocation(agencyId, locationId)).crmKind === 'sandbox') return read();
+    const { crmKind, credentialStamp } = await forLocation(agencyId, locationId);
+    if (crmKind === 'sandbox') return read();
     const key = `${agencyId}|${locationId}|${what}`;
     const hit = reads.get(key);
-    if (hit && Date.now() - hit.at < config.crmReadCacheSeconds * 1000) return hit.value as Promise<T>;
+    if (hit && hit.stamp === credentialStamp && Date.now() - hit.at < config.crmReadCacheSeconds * 1000) return hit.value as Promise<T>;
     const value = read();
-    reads.set(key, { at: Date.now(), value });
+    reads.set(key, { at: Date.now(), stamp: credentialStamp, value });
     value.catch(() => reads.delete(key));
     return value;
   }
@@ -197,11 +237,6 @@ export function providerRegistry(deps: RegistryDeps) {
       calendars: (a: string, l: string) => cachedRead(a, l, 'calendars', () => crmCall(a, l, (p) => p.directory.calendars(a, l))),
       customFields: (a: string, l: string) => cachedRead(a, l, 'customFields', () => crmCall(a, l, (p) => p.crm.customFields(a, l))),
       customValues: (a: string, l: string) => cachedRead(a, l, 'customValues', () => crmCall(a, l, (p) => p.crm.customValues(a, l))),
-    },
-    /** forgets cached reads and adapters of a location (after a reconnect) */
-    forget(agencyId: string, locationId: string, projectId: string) {
-      for (const key of reads.keys()) if (key.startsWith(`${agencyId}|${locationId}|`)) reads.delete(key);
-      ghlAdapters.delete(`${agencyId}|${projectId}`);
     },
     /** Checks a GoHighLevel credential against the location it claims, and reads the location. */
     async verifyGohighlevel(locationId: string, credential: GohighlevelCredential): Promise<LocationInfo> {

@@ -111,7 +111,7 @@ export function composeProviders(config: Config, store: Store, logger: Logger, o
  * end to the API's own events endpoint, signed (`apiUrl` is asked at report time, so a server on a
  * port chosen at listen time works).
  */
-export function composeVoice(config: Config, store: Store, logger: Logger, apiUrl: () => string, credentials: CredentialStore): VoicePlatform & { close(): void } {
+export function composeVoice(config: Config, store: Store, logger: Logger, apiUrl: () => string | readonly string[], credentials: CredentialStore): VoicePlatform & { close(): void } {
   const sandbox = sandboxVoice({
     baseUrl: apiUrl,
     secretOf: async (agencyId) => (await store.agencies.get(agencyId))?.signingSecret,

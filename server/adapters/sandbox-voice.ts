@@ -4,8 +4,12 @@ import type { VoicePlatform } from '../../engine/ports.js';
 import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../domain/event-signature.js';
 
 export interface SandboxVoiceOptions {
-  /** where the API listens (asked at report time); the sandbox reports call ends to its real events endpoint */
-  baseUrl: string | (() => string);
+  /**
+   * Where an API listens (asked at report time): the sandbox reports call ends to its real events
+   * endpoint. Several: a report that fails at one is tried at the next (API processes on other
+   * hosts, one of them down).
+   */
+  baseUrl: string | readonly string[] | (() => string | readonly string[]);
   /** the agency's event signing secret */
   secretOf(agencyId: string): Promise<string | undefined>;
   /** how long a call lasts before its end is reported */
@@ -43,6 +47,7 @@ function fieldsFor(outcome: string, endedAt: number): { key: string; value: stri
 export function sandboxVoice(opts: SandboxVoiceOptions): VoicePlatform & { close(): void } {
   const placed = new Set<string>();
   const attempts = new Map<string, number>();
+  let next = 0;
   const timers = new Set<NodeJS.Timeout>();
   const script = (opts.outcomes.length > 0 ? opts.outcomes : ['VOICEMAIL', 'SUCCESS']).map((o) => {
     const outcome = normalizeOutcome(o);
@@ -54,9 +59,12 @@ export function sandboxVoice(opts: SandboxVoiceOptions): VoicePlatform & { close
     const secret = await opts.secretOf(agencyId);
     if (!secret) return opts.logger.warn({ agencyId, callId }, 'sandbox voice: no signing secret for the agency; call end not reported');
     const raw = JSON.stringify(event);
+    const given = typeof opts.baseUrl === 'function' ? opts.baseUrl() : opts.baseUrl;
+    const bases = typeof given === 'string' ? [given] : given;
+    const first = next++;
     for (let attempt = 1; attempt <= 5; attempt++) {
       try {
-        const base = typeof opts.baseUrl === 'function' ? opts.baseUrl() : opts.baseUrl;
+        const base = bases[(first + attempt - 1) % bases.length]!;
         const res = await fetch(`${base}/api/events/calls`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', [AGENCY_HEADER]: agencyId, [SIGNATURE_HEADER]: signPayload(secret, raw) },
@@ -76,8 +84,11 @@ export function sandboxVoice(opts: SandboxVoiceOptions): VoicePlatform & { close
     async placeCall(req) {
       if (placed.has(req.callId)) return { callId: req.callId };
       placed.add(req.callId);
+      // A lead's n-th attempt is in its call id (engine/workflows/lead-cadence-types.ts), so every
+      // worker process scripts the same outcome for it, whichever placed the earlier attempts.
+      const numbered = req.leadId && req.callId.startsWith(`${req.leadId}-`) ? Number(req.callId.slice(req.leadId.length + 1)) : NaN;
       const who = req.leadId ?? req.contactId;
-      const n = attempts.get(who) ?? 0;
+      const n = Number.isInteger(numbered) && numbered > 0 ? numbered - 1 : (attempts.get(who) ?? 0);
       attempts.set(who, n + 1);
       const outcome = script[n % script.length]!;
       opts.logger.info({ callId: req.callId, to: req.to, from: req.from, outcome }, 'sandbox voice: calling');

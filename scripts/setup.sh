@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 want_test=0
 [[ "${1:-}" == "--test" ]] && want_test=1
 TEMPORAL_CLI_VERSION=v1.5.1
+# The server the CLI pins: the tests' topology runs it on Postgres, as a real cluster would.
+TEMPORAL_SERVER_VERSION=v1.29.1
 step() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
 
 # Node 20.19+ (Vite 8 and the Temporal SDK need it).
@@ -51,6 +53,27 @@ else
 fi
 
 if (( want_test )); then
+  # The real Temporal server and its schema tool, for the many-machines topology test (SQL
+  # persistence on Postgres); its Postgres schema files are copied next to them.
+  if [[ -x .tools/bin/temporal-server && -x .tools/bin/temporal-sql-tool && -d .tools/temporal-schema/postgresql-v12 ]]; then
+    step "Temporal server $TEMPORAL_SERVER_VERSION: .tools/bin/temporal-server"
+  else
+    command -v go >/dev/null 2>&1 || { echo "Go is needed to build the Temporal server for the topology test" >&2; exit 1; }
+    step "building the Temporal server $TEMPORAL_SERVER_VERSION and its SQL tool with Go (first time: a few minutes)"
+    started=$(date +%s)
+    gobin=$(mktemp -d)
+    for cmd in server tools/sql; do
+      GOBIN="$gobin" GOFLAGS=-mod=mod go install -v "go.temporal.io/server/cmd/$cmd@$TEMPORAL_SERVER_VERSION" 2>&1 \
+        | awk '{ n++; if (n % 25 == 0) { printf "[setup]   ... %d packages built (%s)\n", n, $0; fflush() } }' >&2
+    done
+    mkdir -p .tools/bin .tools/temporal-schema
+    mv "$gobin/server" .tools/bin/temporal-server
+    mv "$gobin/sql" .tools/bin/temporal-sql-tool
+    rm -rf "$gobin" .tools/temporal-schema/postgresql-v12
+    cp -r "$(go env GOMODCACHE)/go.temporal.io/server@$TEMPORAL_SERVER_VERSION/schema/postgresql/v12" .tools/temporal-schema/postgresql-v12
+    chmod -R u+w .tools/temporal-schema
+    step "Temporal server built in $(( $(date +%s) - started ))s"
+  fi
   if [[ ! -x /usr/bin/chromium ]]; then
     step "installing Debian's Chromium for the browser tests"
     SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"

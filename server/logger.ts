@@ -26,10 +26,24 @@ export function createLogger(level: string, destination?: (NodeJS.WritableStream
     // Synchronous, in-process (no worker thread): lines appear in order with the rest of stdout.
     return pino(options, pretty({ destination: out, sync: true, colorize: out.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }));
   }
-  // stdout without blocking the event loop: a request's log line is queued, and lines written
-  // while a write is in flight go out together (a synchronous write per request cost the API
-  // hot path a system call each, bench/README.md). `flushLogs` drains it before exit.
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  return pino(options, destination ?? logDestination(1));
+}
+
+/** How long a log line may wait in the buffer before it is written. */
+const LOG_FLUSH_MS = 200;
+
+/**
+ * JSON lines to a file descriptor or path without blocking the event loop: lines are buffered and
+ * written 4 KiB at a time, or after LOG_FLUSH_MS when fewer come (a write per line cost the API
+ * hot path a system call per request, bench/README.md). `flushLogs` drains it before exit; a
+ * kill -9 loses what the buffer held.
+ */
+export function logDestination(dest: number | string): DestinationStream {
+  const stream = pino.destination({ dest, sync: false, minLength: 4096 });
+  const timer = setInterval(() => stream.flush(), LOG_FLUSH_MS);
+  timer.unref();
+  stream.on('close', () => clearInterval(timer));
+  return stream;
 }
 
 /** Waits until every queued log line is written (before `process.exit`). */

@@ -9,6 +9,8 @@ import { BusinessDiff, DocumentedImpactBody, ImpactBody, ImpactReport, TargetQue
 import { resolveTarget } from '../domain/workflows.js';
 import { applyTemplate, listTemplates, templateById } from '../domain/templates.js';
 import { diffVersions, previewImpact, startTestRun } from '../domain/workflow-tools.js';
+import { stepStatistics } from '../domain/step-stats.js';
+import { StepStatsQuery, StepStatsReport } from '../../schemas/step-stats.js';
 
 const anyRole = ['agency_admin', 'project_user'] as const;
 const readAccess = { scope: 'workflows:read', roles: anyRole } as const;
@@ -65,6 +67,20 @@ export function workflowToolRoutes(_s: Services): RouteDef[] {
       handler: async ({ caller, params, query, body, services }) => {
         const t = await resolveTarget(services.store, caller, params.agentId, query);
         return { success: true, data: await previewImpact(services.store, caller, t, body) };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: `${base}/step-stats`, operationId: 'getWorkflowStepStats', tag: 'Workflow tools',
+      summary: "What the campaign's real runs did at each step: reached, succeeded, failed, skipped, p50/p95 duration, last error",
+      description:
+        'For the last 24 hours, 7 days or 30 days, of one graph version or all: per step, the runs that reached it, succeeded, failed (after retries), ' +
+        'skipped it as a draft or evaluated it (a branch), the median and 95th percentile of its duration (within 10%), and the last error with its run. ' +
+        'Test runs are not counted. Read from an hourly rollup: the window starts at the top of its first hour.',
+      access: readAccess, params: AgentParams, query: StepStatsQuery,
+      responses: { 200: { description: 'the statistics', schema: ok(StepStatsReport) } },
+      handler: async ({ caller, params, query, services }) => {
+        const t = await resolveTarget(services.store, caller, params.agentId, query);
+        return { success: true, data: await stepStatistics(services.store, caller, t, query) };
       },
     }),
     defineRoute({

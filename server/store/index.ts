@@ -41,6 +41,7 @@ import type {
   SealedCredential,
   StockedNumber,
   StoredCall,
+  StepStats,
   StoredWorkflow,
   VersionSummary,
 } from './records.js';
@@ -177,6 +178,15 @@ export interface ExecutionsRepository {
   byIdAnyAgency(id: string): Promise<(Execution & { agencyId: string }) | undefined>;
   /** a run's outcome by its id alone (ids are random, unique across agencies), for metrics */
   outcomeOf(id: string): Promise<string | undefined>;
+  /**
+   * What the campaign's real runs did at each step whose run step started at or after `since`
+   * (of one graph version, or all with null): the statistics on the canvas. Answers in
+   * milliseconds at a million steps (SQLite: an hourly rollup kept by triggers, migration 015); a
+   * window's first hour may be counted whole, and the percentiles may be approximate (within 10%).
+   */
+  stepStats(q: { agencyId: string; campaignId: string; since: string; version: number | null }): Promise<StepStats[]>;
+  /** the campaign's real runs started since `since`, first runs of their calls only (no retries), newest first, without their steps */
+  recentRuns(q: { agencyId: string; campaignId: string; since: string; limit: number }): Promise<Execution[]>;
 }
 
 /** The embedded CRM's contacts, custom values and custom fields, per agency and location. */

@@ -215,6 +215,23 @@ export interface Execution {
   steps: ExecutionStep[];
 }
 
+/** What a campaign's real runs did at one step over a window (step statistics on the canvas). */
+export interface StepStats {
+  nodeId: string;
+  /** runs that reached the step */
+  reached: number;
+  succeeded: number;
+  failed: number;
+  /** skipped as a draft (or as a step type the run did not know) */
+  skipped: number;
+  /** branches evaluated */
+  evaluated: number;
+  /** durations of the finished action steps; null when none finished */
+  p50Ms: number | null;
+  p95Ms: number | null;
+  lastError: { message: string; executionId: string; at: string } | null;
+}
+
 export interface LeadRecord {
   id: string;
   agencyId: string;

@@ -1099,6 +1099,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent-builder/agents/{agentId}/campaign/workflow/step-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the campaign's real runs did at each step: reached, succeeded, failed, skipped, p50/p95 duration, last error
+         * @description For the last 24 hours, 7 days or 30 days, of one graph version or all: per step, the runs that reached it, succeeded, failed (after retries), skipped it as a draft or evaluated it (a branch), the median and 95th percentile of its duration (within 10%), and the last error with its run. Test runs are not counted. Read from an hourly rollup: the window starts at the top of its first hour.
+         */
+        get: operations["getWorkflowStepStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent-builder/workflow-templates": {
         parameters: {
             query?: never;
@@ -16450,6 +16470,223 @@ export interface operations {
                                     leads: number;
                                 }[];
                             } | null;
+                        };
+                    };
+                };
+            };
+            /** @description error 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 431 */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    getWorkflowStepStats: {
+        parameters: {
+            query?: {
+                locationId?: string;
+                campaignId?: string;
+                window?: "24h" | "7d" | "30d";
+                version?: number;
+            };
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the statistics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @enum {unknown} */
+                            window: "24h" | "7d" | "30d";
+                            /** @description the graph version counted; null: every version */
+                            version: number | null;
+                            /**
+                             * Format: date-time
+                             * @description the start of the first hour counted
+                             */
+                            since: string;
+                            /** Format: date-time */
+                            until: string;
+                            /** @description one entry per step any counted run reached (steps since removed from the graph included) */
+                            steps: {
+                                nodeId: string;
+                                /** @description runs that reached the step */
+                                reached: number;
+                                succeeded: number;
+                                /** @description runs whose step failed after its retries (a step that failed and then succeeded on a retry counts as succeeded) */
+                                failed: number;
+                                /** @description runs that skipped the step as a draft */
+                                skipped: number;
+                                /** @description a branch: runs that evaluated it */
+                                evaluated: number;
+                                /** @description median duration of the step (actions), ms, within 10% */
+                                p50Ms: number | null;
+                                /** @description 95th percentile of its duration, ms, within 10% */
+                                p95Ms: number | null;
+                                lastError: {
+                                    message: string;
+                                    /** @description the run it happened in (GET .../executions/{executionId}) */
+                                    executionId: string;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                            }[];
                         };
                     };
                 };

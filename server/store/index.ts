@@ -36,6 +36,8 @@ import type {
   PlacedCall,
   ProjectRecord,
   PurchaseState,
+  ReplayCallResult,
+  ReplayJob,
   Role,
   Scope,
   SealedCredential,
@@ -339,6 +341,28 @@ export interface AppointmentsRepository {
   bookIfFree(a: { id: string; agencyId: string; locationId: string; calendarId: string; contactId: string; startsAt: string; endsAt: string; idempotencyKey: string }): Promise<boolean>;
 }
 
+/** What-if replays and their per-call results (issue 40, item 7). */
+export interface ReplaysRepository {
+  create(job: Omit<ReplayJob, 'status' | 'total' | 'done' | 'changed' | 'error' | 'createdAt' | 'finishedAt'>): Promise<ReplayJob>;
+  get(agencyId: string, id: string): Promise<ReplayJob | undefined>;
+  /** replays of the agency still running */
+  countRunning(agencyId: string): Promise<number>;
+  /** records how many calls a running replay takes; false when it is no longer running */
+  planned(agencyId: string, id: string, total: number): Promise<boolean>;
+  /**
+   * Stores one call's result and counts it (`done`, and `changed` when it changed), atomically;
+   * false when the replay is no longer running (cancelled): nothing is stored then. A result
+   * already stored under its `seq` is kept and not counted again.
+   */
+  addResult(agencyId: string, id: string, result: ReplayCallResult): Promise<boolean>;
+  /** a running replay ends (`done` or `failed`); one no longer running is left as it is */
+  finish(agencyId: string, id: string, status: 'done' | 'failed', error: string | null): Promise<void>;
+  /** a running replay is cancelled; false when it was not running */
+  cancel(agencyId: string, id: string): Promise<boolean>;
+  /** its results, in the order the calls were listed */
+  results(agencyId: string, id: string): Promise<ReplayCallResult[]>;
+}
+
 export interface Repositories {
   agencies: AgenciesRepository;
   apiKeys: ApiKeysRepository;
@@ -367,6 +391,7 @@ export interface Repositories {
   alerts: AlertsRepository;
   outbox: OutboxRepository;
   appointments: AppointmentsRepository;
+  replays: ReplaysRepository;
 }
 
 export interface Store extends Repositories {

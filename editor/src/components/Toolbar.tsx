@@ -11,7 +11,7 @@ const MOD = isMac ? '⌘' : 'Ctrl';
 export function Toolbar() {
   const store = useEditorStore();
   const rf = useReactFlow();
-  const { undo, redo, save, autoLayout, canUndo, canRedo, dirty, status, version, previewing, openDialog, statsOn, toggleStats } = useEditorShallow((s) => ({
+  const { undo, redo, save, autoLayout, canUndo, canRedo, dirty, status, version, previewing, openDialog, statsOn, toggleStats, prepareReplay } = useEditorShallow((s) => ({
     undo: s.undo,
     redo: s.redo,
     save: s.save,
@@ -25,6 +25,7 @@ export function Toolbar() {
     openDialog: s.openDialog,
     statsOn: s.stats.on,
     toggleStats: s.toggleStats,
+    prepareReplay: s.prepareReplay,
   }));
   const ro = previewing !== null;
   // Re-render when the edits change, so the Save tooltip names the request it will send.
@@ -91,6 +92,15 @@ export function Toolbar() {
         data-testid="stats-toggle"
       >
         <Icon name="chart" /> Statistics
+      </button>
+      <button
+        type="button"
+        onClick={() => prepareReplay({ from: version, to: 'unsaved' })}
+        disabled={ro || !dirty}
+        title="Before saving: replay the last 7 days' real calls through the saved version and your changes, and see what would differ (nothing is sent)"
+        data-testid="replay-unsaved-button"
+      >
+        <Icon name="replay" /> What if…
       </button>
       <span className="spacer" />
       <span className={`save-status status-${ro ? 'read-only' : status.kind}${dirty && !ro ? ' dirty' : ''}`} data-testid="save-status" role="status" aria-live="polite" title={statusText}>

@@ -5,7 +5,8 @@
  */
 import { useEffect, useState } from 'react';
 import { OUTCOMES } from '../../../../engine/graph/outcomes';
-import type { DryRun, DryRunEffect, Replay, ReplayCall, VersionSummary } from '../../api/types';
+import type { DryRun, DryRunEffect, Replay, ReplayCall } from '../../api/types';
+import { useVersionNumbers, VersionOptions } from '../../hooks/use-version-numbers';
 import { asDisposition } from '../../model/flow';
 import type { NodeType } from '../../model/types';
 import { specOf } from '../../nodes/registry';
@@ -160,26 +161,14 @@ function Results({ job }: { job: Replay }) {
 
 /** Which two graphs, which calls. */
 function ReplayForm() {
-  const { api, current, dirty, preset, start, starting, error } = useEditorShallow((s) => ({
-    api: s.deps.api,
-    current: s.base.version,
+  const { numbers, current } = useVersionNumbers();
+  const { dirty, preset, start, starting, error } = useEditorShallow((s) => ({
     dirty: s.ops.length > 0,
     preset: s.whatIf.preset,
     start: s.startReplay,
     starting: s.whatIf.starting,
     error: s.whatIf.error,
   }));
-  const [versions, setVersions] = useState<VersionSummary[]>([]);
-  useEffect(() => {
-    let live = true;
-    api.versions().then(
-      (v) => live && setVersions(v),
-      () => live && setVersions([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, current]);
   const [from, setFrom] = useState<number>(preset?.from ?? current);
   const [to, setTo] = useState<number | 'unsaved'>(preset?.to ?? (dirty ? 'unsaved' : current));
   const [days, setDays] = useState(7);
@@ -190,7 +179,6 @@ function ReplayForm() {
       setTo(preset.to);
     }
   }, [preset]);
-  const numbers = versions.length > 0 ? versions.map((v) => v.version) : current > 0 ? [current] : [];
   const same = to === from;
   const go = () => void start(to === 'unsaved' ? { kind: 'unsaved', days, limit } : { kind: 'versions', from, to, days, limit });
   return (
@@ -209,24 +197,14 @@ function ReplayForm() {
       <label>
         From
         <select value={from} onChange={(e) => setFrom(Number(e.target.value))} data-testid="replay-from">
-          {numbers.map((n) => (
-            <option key={n} value={n}>
-              Version {n}
-              {n === current ? ' (current)' : ''}
-            </option>
-          ))}
+          <VersionOptions numbers={numbers} current={current} />
         </select>
       </label>
       <label>
         To
         <select value={to} onChange={(e) => setTo(e.target.value === 'unsaved' ? 'unsaved' : Number(e.target.value))} data-testid="replay-to">
           {dirty && <option value="unsaved">Your unsaved changes</option>}
-          {numbers.map((n) => (
-            <option key={n} value={n}>
-              Version {n}
-              {n === current ? ' (current)' : ''}
-            </option>
-          ))}
+          <VersionOptions numbers={numbers} current={current} />
         </select>
       </label>
       <label>

@@ -2,8 +2,8 @@
  * Over the canvas while step statistics are on: the window, the graph version (or all), Refresh,
  * and what is counted. The figures themselves are on each step (StepNodeView).
  */
-import { useEffect, useState } from 'react';
-import type { StepStatsWindow, VersionSummary } from '../../api/types';
+import type { StepStatsWindow } from '../../api/types';
+import { useVersionNumbers, VersionOptions } from '../../hooks/use-version-numbers';
 import { useEditor, useEditorShallow } from '../../store/context';
 
 const WINDOWS: { id: StepStatsWindow; label: string }[] = [
@@ -13,31 +13,16 @@ const WINDOWS: { id: StepStatsWindow; label: string }[] = [
 ];
 
 export function StatsBar() {
-  const { stats, setWindow, setVersion, load, toggle, api, current } = useEditorShallow((s) => ({
+  const { stats, setWindow, setVersion, load, toggle } = useEditorShallow((s) => ({
     stats: s.stats,
     setWindow: s.setStatsWindow,
     setVersion: s.setStatsVersion,
     load: s.loadStats,
     toggle: s.toggleStats,
-    api: s.deps.api,
-    current: s.base.version,
   }));
   const runOpen = useEditor((s) => s.run !== null);
-  const [versions, setVersions] = useState<VersionSummary[]>([]);
-  useEffect(() => {
-    if (!stats.on) return;
-    let live = true;
-    // The version list is a convenience: without it, "All versions" and the current one remain.
-    api.versions().then(
-      (v) => live && setVersions(v),
-      () => live && setVersions([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, stats.on, current]);
+  const { numbers, current } = useVersionNumbers(stats.on);
   if (!stats.on) return null;
-  const numbers = versions.length > 0 ? versions.map((v) => v.version) : current > 0 ? [current] : [];
   const counted = Object.values(stats.byNode).reduce((n, st) => Math.max(n, st.reached), 0);
   return (
     <div className="stats-bar" role="group" aria-label="Step statistics" data-testid="stats-bar" aria-busy={stats.loading}>
@@ -56,12 +41,7 @@ export function StatsBar() {
         <span className="sr-only">Graph version</span>
         <select value={stats.version ?? ''} onChange={(e) => setVersion(e.target.value === '' ? null : Number(e.target.value))} data-testid="stats-version">
           <option value="">All versions</option>
-          {numbers.map((n) => (
-            <option key={n} value={n}>
-              Version {n}
-              {n === current ? ' (current)' : ''}
-            </option>
-          ))}
+          <VersionOptions numbers={numbers} current={current} />
         </select>
       </label>
       <button type="button" onClick={() => void load()} disabled={stats.loading} data-testid="stats-refresh">

@@ -29,6 +29,7 @@ import { freePort } from './temporal/launcher.js';
 import { outboundClient } from './outbound/guarded-client.js';
 import { voicePlatformOf } from './providers/choice.js';
 import { numberPurchasing } from './domain/phone-numbers/purchasing.js';
+import { createReplayActivities } from './replay/activities.js';
 
 /**
  * How the product's parts are wired, written once: `server/main.ts`, the test harness and the
@@ -165,7 +166,8 @@ export function composeServices(parts: { config: Config; store: Store; providers
 
 /**
  * A worker with every activity: post-call actions on `ports`, the dialer's on `voice` and the lead
- * store, and alert delivery (its email through the sandbox carrier).
+ * store, alert delivery (its email through the sandbox carrier), and what-if replays (the store,
+ * and of `ports` only the read of a contact).
  */
 export async function composeWorker(opts: {
   config: Config;
@@ -187,6 +189,7 @@ export async function composeWorker(opts: {
       email: sandboxMessaging(opts.store, opts.config.sandboxCarrierLatencyMs),
       outbound: outboundClient({ allowPrivate: opts.config.outboundAllowPrivate }),
     }),
+    ...createReplayActivities({ store: opts.store, crm: { getContact: (...a) => opts.ports.crm.getContact(...a) } }),
   };
   return createWorker({ address: opts.address, access: opts.config.temporalAccess, namespace: opts.config.temporalNamespace, taskQueue: opts.config.taskQueue, ports: opts.ports, bundle: opts.bundle, activities, eagerStarts: opts.eagerStarts, ...(opts.tracing && { tracing: opts.tracing }) });
 }

@@ -2,3 +2,4 @@
 export { postCallLocalRun, postCallRun, postCallWorkflow } from './post-call.js';
 export { leadCadenceRun, leadCadenceWorkflow } from './lead-cadence.js';
 export { alertWorkflow } from './alert.js';
+export { replayRun } from './replay.js';

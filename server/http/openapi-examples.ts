@@ -46,6 +46,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   receiveVapiServerMessage: { message: { type: 'status-update', status: 'in-progress' } },
   startWorkflowTestRun: { outcome: 'SUCCESS', fields: { appointment_time: '2026-12-01T15:00:00Z' }, contact: { firstName: 'Ana', phone: '+15125550123' } },
   previewWorkflowImpact: workflowGraph,
+  startWorkflowReplay: { fromVersion: 6, graph: workflowGraph, days: 7, limit: 200 },
   applyWorkflowTemplate: { expectedVersion: 0 },
   retryFailedRuns: { executionIds: ['exe_4nQ2', 'exe_7Jr9'] },
   createApiKey: { name: 'Reporting dashboard', role: 'project_user', scopes: ['calls:read', 'projects:read'], projectIds: ['prj_7Lk2'], expiresAt: '2027-06-30T00:00:00Z' },

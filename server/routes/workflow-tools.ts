@@ -9,6 +9,10 @@ import { BusinessDiff, DocumentedImpactBody, ImpactBody, ImpactReport, TargetQue
 import { resolveTarget } from '../domain/workflows.js';
 import { applyTemplate, listTemplates, templateById } from '../domain/templates.js';
 import { diffVersions, previewImpact, startTestRun } from '../domain/workflow-tools.js';
+import { stepStatistics } from '../domain/step-stats.js';
+import { StepStatsQuery, StepStatsReport } from '../../schemas/step-stats.js';
+import { DocumentedStartReplayBody, Replay, ReplayParams, ReplayQuery, StartReplayBody } from '../../schemas/replay.js';
+import { cancelReplay, getReplay, startReplay } from '../domain/replays.js';
 
 const anyRole = ['agency_admin', 'project_user'] as const;
 const readAccess = { scope: 'workflows:read', roles: anyRole } as const;
@@ -65,6 +69,61 @@ export function workflowToolRoutes(_s: Services): RouteDef[] {
       handler: async ({ caller, params, query, body, services }) => {
         const t = await resolveTarget(services.store, caller, params.agentId, query);
         return { success: true, data: await previewImpact(services.store, caller, t, body) };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: `${base}/step-stats`, operationId: 'getWorkflowStepStats', tag: 'Workflow tools',
+      summary: "What the campaign's real runs did at each step: reached, succeeded, failed, skipped, p50/p95 duration, last error",
+      description:
+        'For the last 24 hours, 7 days or 30 days, of one graph version or all: per step, the runs that reached it, succeeded, failed (after retries), ' +
+        'skipped it as a draft or evaluated it (a branch), the median and 95th percentile of its duration (within 10%), and the last error with its run. ' +
+        'Test runs are not counted. Read from an hourly rollup: the window starts at the top of its first hour.',
+      access: readAccess, params: AgentParams, query: StepStatsQuery,
+      responses: { 200: { description: 'the statistics', schema: ok(StepStatsReport) } },
+      handler: async ({ caller, params, query, services }) => {
+        const t = await resolveTarget(services.store, caller, params.agentId, query);
+        return { success: true, data: await stepStatistics(services.store, caller, t, query) };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: `${base}/replays`, operationId: 'startWorkflowReplay', tag: 'Workflow tools',
+      summary: "What-if: replay the campaign's recent real calls through two graphs, nothing sent, and see what would differ",
+      description:
+        'Dry-runs the campaign\'s recent real calls (the last `days`, default 7, at most `limit`, default 200, newest first; their first runs, not ' +
+        'retries) through two graphs: `fromVersion` (default: the current version) and `toVersion` or `graph` (a graph not saved, as a PUT body). ' +
+        'Each call is replayed from the exact input its run got (contact, call fields); each graph\'s path is evaluated with the engine\'s own ' +
+        'walk and conditions and each action\'s effect recorded without being performed: no contact, CRM or carrier is reached, and the CRM is ' +
+        'read (a contact, once) only for a call whose stored input lacks its contact. Runs on Temporal in batches, a few at a time; poll ' +
+        '`GET .../replays/{replayId}` for its progress and results, and cancel it with `POST .../replays/{replayId}/cancel`. An agency runs at ' +
+        'most 3 replays at once (409 `ReplayLimit`).',
+      access: readAccess, params: AgentParams, query: TargetQuery, body: StartReplayBody, documentedBody: DocumentedStartReplayBody, idempotent: 'claim',
+      responses: { 202: { description: 'the replay, started', schema: ok(Replay) } },
+      handler: async ({ ctx, caller, params, query, body, services }) => {
+        const t = await resolveTarget(services.store, caller, params.agentId, query);
+        const replay = await startReplay(services, caller, t, body);
+        ctx.status = 202;
+        return { success: true, data: replay };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: `${base}/replays/:replayId`, operationId: 'getWorkflowReplay', tag: 'Workflow tools',
+      summary: 'A replay: its progress, what would differ in words, and each call\'s path and effects under both graphs',
+      access: readAccess, params: ReplayParams, query: ReplayQuery,
+      responses: { 200: { description: 'the replay', schema: ok(Replay) } },
+      handler: async ({ caller, params, query, services }) => {
+        const t = await resolveTarget(services.store, caller, params.agentId, query);
+        return { success: true, data: await getReplay(services.store, caller, t, params.replayId, query.calls) };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: `${base}/replays/:replayId/cancel`, operationId: 'cancelWorkflowReplay', tag: 'Workflow tools',
+      summary: 'Stop a running replay; the calls replayed so far are kept',
+      description: 'A replay that is not running is a 409 `ReplayNotRunning`.',
+      access: readAccess, params: ReplayParams, query: TargetQuery,
+      responses: { 200: { description: 'the replay, cancelled', schema: ok(Replay) } },
+      handler: async ({ caller, params, query, services }) => {
+        const t = await resolveTarget(services.store, caller, params.agentId, query);
+        return { success: true, data: await cancelReplay(services, caller, t, params.replayId) };
       },
     }),
     defineRoute({

@@ -36,11 +36,14 @@ import type {
   PlacedCall,
   ProjectRecord,
   PurchaseState,
+  ReplayCallResult,
+  ReplayJob,
   Role,
   Scope,
   SealedCredential,
   StockedNumber,
   StoredCall,
+  StepStats,
   StoredWorkflow,
   VersionSummary,
 } from './records.js';
@@ -190,6 +193,15 @@ export interface ExecutionsRepository {
   byIdAnyAgency(id: string): Promise<(Execution & { agencyId: string }) | undefined>;
   /** a run's outcome by its id alone (ids are random, unique across agencies), for metrics */
   outcomeOf(id: string): Promise<string | undefined>;
+  /**
+   * What the campaign's real runs did at each step whose run step started at or after `since`
+   * (of one graph version, or all with null): the statistics on the canvas. Answers in
+   * milliseconds at a million steps (SQLite: an hourly rollup kept by triggers, migration 016); a
+   * window's first hour may be counted whole, and the percentiles may be approximate (within 10%).
+   */
+  stepStats(q: { agencyId: string; campaignId: string; since: string; version: number | null }): Promise<StepStats[]>;
+  /** the campaign's real runs started since `since`, first runs of their calls only (no retries), newest first, without their steps */
+  recentRuns(q: { agencyId: string; campaignId: string; since: string; limit: number }): Promise<Execution[]>;
 }
 
 /** The embedded CRM's contacts, custom values and custom fields, per agency and location. */
@@ -342,6 +354,28 @@ export interface AppointmentsRepository {
   bookIfFree(a: { id: string; agencyId: string; locationId: string; calendarId: string; contactId: string; startsAt: string; endsAt: string; idempotencyKey: string }): Promise<boolean>;
 }
 
+/** What-if replays and their per-call results (issue 40, item 7). */
+export interface ReplaysRepository {
+  create(job: Omit<ReplayJob, 'status' | 'total' | 'done' | 'changed' | 'error' | 'createdAt' | 'finishedAt'>): Promise<ReplayJob>;
+  get(agencyId: string, id: string): Promise<ReplayJob | undefined>;
+  /** replays of the agency still running */
+  countRunning(agencyId: string): Promise<number>;
+  /** records how many calls a running replay takes; false when it is no longer running */
+  planned(agencyId: string, id: string, total: number): Promise<boolean>;
+  /**
+   * Stores one call's result and counts it (`done`, and `changed` when it changed), atomically;
+   * false when the replay is no longer running (cancelled): nothing is stored then. A result
+   * already stored under its `seq` is kept and not counted again.
+   */
+  addResult(agencyId: string, id: string, result: ReplayCallResult): Promise<boolean>;
+  /** a running replay ends (`done` or `failed`); one no longer running is left as it is */
+  finish(agencyId: string, id: string, status: 'done' | 'failed', error: string | null): Promise<void>;
+  /** a running replay is cancelled; false when it was not running */
+  cancel(agencyId: string, id: string): Promise<boolean>;
+  /** its results, in the order the calls were listed */
+  results(agencyId: string, id: string): Promise<ReplayCallResult[]>;
+}
+
 export interface Repositories {
   agencies: AgenciesRepository;
   apiKeys: ApiKeysRepository;
@@ -371,6 +405,7 @@ export interface Repositories {
   alerts: AlertsRepository;
   outbox: OutboxRepository;
   appointments: AppointmentsRepository;
+  replays: ReplaysRepository;
 }
 
 export interface Store extends Repositories {

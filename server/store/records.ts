@@ -5,6 +5,7 @@
 import type { Graph } from '../../engine/graph/types.js';
 import type { LeadCallStatus, CadenceStep } from '../../schemas/cadence.js';
 import { ROLES, SCOPES } from '../../schemas/api-key.js';
+import type { DryRun } from '../../engine/replay/dry-run.js';
 
 export { SCOPES };
 
@@ -213,6 +214,69 @@ export interface Execution {
   retryOf: string | null;
   retriedBy: string | null;
   steps: ExecutionStep[];
+}
+
+export type ReplayStatus = 'running' | 'done' | 'cancelled' | 'failed';
+
+/** A what-if replay: a campaign's recent real calls dry-run through two graphs. */
+export interface ReplayJob {
+  id: string;
+  agencyId: string;
+  campaignId: string;
+  agentId: string;
+  /** the first graph's version (0: the empty workflow) */
+  fromVersion: number;
+  /** the second graph's version; null: a graph not saved (the editor's unsaved changes) */
+  toVersion: number | null;
+  fromGraph: Graph;
+  toGraph: Graph;
+  /** calls whose run started at or after this, newest first, at most `maxCalls` */
+  since: string;
+  maxCalls: number;
+  status: ReplayStatus;
+  /** how many calls it replays; null until they are listed */
+  total: number | null;
+  done: number;
+  changed: number;
+  error: string | null;
+  keyId: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** One call replayed: its run, and the path and effects under each graph (null when it could not be replayed). */
+export interface ReplayCallResult {
+  seq: number;
+  executionId: string;
+  callId: string;
+  outcome: string;
+  /** when the call ended */
+  at: string;
+  leadName: string;
+  before: DryRun | null;
+  after: DryRun | null;
+  changed: boolean;
+  /** why the call could not be replayed (its run's input is no longer stored) */
+  error: string | null;
+  /** the stored input lacked the contact, so it was read from the CRM (once) */
+  contactRead: boolean;
+}
+
+/** What a campaign's real runs did at one step over a window (step statistics on the canvas). */
+export interface StepStats {
+  nodeId: string;
+  /** runs that reached the step */
+  reached: number;
+  succeeded: number;
+  failed: number;
+  /** skipped as a draft (or as a step type the run did not know) */
+  skipped: number;
+  /** branches evaluated */
+  evaluated: number;
+  /** durations of the finished action steps; null when none finished */
+  p50Ms: number | null;
+  p95Ms: number | null;
+  lastError: { message: string; executionId: string; at: string } | null;
 }
 
 export interface LeadRecord {

@@ -1,8 +1,9 @@
-import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { LEAD_CADENCE_WORKFLOW, type LeadCadenceInput } from '../../engine/workflows/lead-cadence-types.js';
 import { POST_CALL_WORKFLOW, type PostCallInput } from '../../engine/workflows/post-call-types.js';
+import { REPLAY_WORKFLOW, type ReplayInput } from '../../engine/workflows/replay-types.js';
 import type { TemporalAccess } from './connection-options.js';
 
 export interface WorkflowStarter {
@@ -10,6 +11,10 @@ export interface WorkflowStarter {
   startPostCall(workflowId: string, input: PostCallInput): Promise<boolean>;
   /** Starts a lead's cadence run under its workflow id; resolves false when a run with that id already exists. */
   startLeadCadence(workflowId: string, input: LeadCadenceInput): Promise<boolean>;
+  /** Starts a what-if replay under its workflow id; resolves false when a run with that id already exists. */
+  startReplay(workflowId: string, input: ReplayInput): Promise<boolean>;
+  /** Asks a running workflow to stop (a replay); one that has ended is left as it is. */
+  cancel(workflowId: string): Promise<void>;
   health(): Promise<boolean>;
   close(): Promise<void>;
   client: Client;
@@ -62,6 +67,14 @@ export async function connectTemporal(
     stats,
     startPostCall: (workflowId, input) => start(POST_CALL_WORKFLOW, workflowId, input),
     startLeadCadence: (workflowId, input) => start(LEAD_CADENCE_WORKFLOW, workflowId, input),
+    startReplay: (workflowId, input) => start(REPLAY_WORKFLOW, workflowId, input),
+    async cancel(workflowId) {
+      try {
+        await client.workflow.getHandle(workflowId).cancel();
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      }
+    },
     async health() {
       try {
         // A frontend that does not answer is down, however long the channel would keep retrying.

@@ -1,6 +1,6 @@
 /** The workflow editor's endpoints, over the typed client. Nothing here knows about React. */
 import { answer, client } from './client';
-import type { AppendRequestNode, ConnectProjectBody, CrmCredentials, GraphBody, PatchNodeBody, TestRunBody } from './types';
+import type { AppendRequestNode, ConnectProjectBody, CrmCredentials, GraphBody, PatchNodeBody, StartReplayBody, StepStatsWindow, TestRunBody } from './types';
 
 export type { AppendRequestNode, GraphBody };
 
@@ -68,6 +68,14 @@ export function workflowApi(target: WorkflowTarget) {
     /** what saving `graph` would affect; nothing is stored */
     impact: (graph: GraphBody) => answer(client.POST(`${W}/impact`, { ...on({}), body: graph })).then((r) => r.data),
     applyTemplate: (templateId: string, expectedVersion: number) => answer(client.POST(`${W}/templates/{templateId}`, { ...on({ templateId }), body: { expectedVersion } })).then((r) => r.data),
+    /** what the campaign's real runs did at each step over a window, of one version or all (null) */
+    stepStats: (window: StepStatsWindow, version: number | null) =>
+      answer(client.GET(`${W}/step-stats`, { params: { path: { agentId }, query: { ...query, window, ...(version !== null && { version }) } } })).then((r) => r.data),
+    /** a what-if replay of the campaign's recent real calls through two graphs (nothing is sent) */
+    startReplay: (body: StartReplayBody) => answer(client.POST(`${W}/replays`, { ...on({}), body })).then((r) => r.data),
+    replay: (replayId: string, calls: 'all' | 'changed' | 'none' = 'all') =>
+      answer(client.GET(`${W}/replays/{replayId}`, { params: { path: { agentId, replayId }, query: { ...query, calls } } })).then((r) => r.data),
+    cancelReplay: (replayId: string) => answer(client.POST(`${W}/replays/{replayId}/cancel`, on({ replayId }))).then((r) => r.data),
     /** a run of the current version on sample data, every effect on the sandbox */
     testRun: (body: TestRunBody) => answer(client.POST(`${W}/test-runs`, { ...on({}), body })).then((r) => r.data),
     // Execution history is per agent; the caller filters by campaign.

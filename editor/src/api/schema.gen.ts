@@ -1099,6 +1099,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent-builder/agents/{agentId}/campaign/workflow/step-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the campaign's real runs did at each step: reached, succeeded, failed, skipped, p50/p95 duration, last error
+         * @description For the last 24 hours, 7 days or 30 days, of one graph version or all: per step, the runs that reached it, succeeded, failed (after retries), skipped it as a draft or evaluated it (a branch), the median and 95th percentile of its duration (within 10%), and the last error with its run. Test runs are not counted. Read from an hourly rollup: the window starts at the top of its first hour.
+         */
+        get: operations["getWorkflowStepStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent-builder/agents/{agentId}/campaign/workflow/replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What-if: replay the campaign's recent real calls through two graphs, nothing sent, and see what would differ
+         * @description Dry-runs the campaign's recent real calls (the last `days`, default 7, at most `limit`, default 200, newest first; their first runs, not retries) through two graphs: `fromVersion` (default: the current version) and `toVersion` or `graph` (a graph not saved, as a PUT body). Each call is replayed from the exact input its run got (contact, call fields); each graph's path is evaluated with the engine's own walk and conditions and each action's effect recorded without being performed: no contact, CRM or carrier is reached, and the CRM is read (a contact, once) only for a call whose stored input lacks its contact. Runs on Temporal in batches, a few at a time; poll `GET .../replays/{replayId}` for its progress and results, and cancel it with `POST .../replays/{replayId}/cancel`. An agency runs at most 3 replays at once (409 `ReplayLimit`).
+         */
+        post: operations["startWorkflowReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent-builder/agents/{agentId}/campaign/workflow/replays/{replayId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A replay: its progress, what would differ in words, and each call's path and effects under both graphs */
+        get: operations["getWorkflowReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent-builder/agents/{agentId}/campaign/workflow/replays/{replayId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a running replay; the calls replayed so far are kept
+         * @description A replay that is not running is a 409 `ReplayNotRunning`.
+         */
+        post: operations["cancelWorkflowReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent-builder/workflow-templates": {
         parameters: {
             query?: never;
@@ -16450,6 +16527,1430 @@ export interface operations {
                                     leads: number;
                                 }[];
                             } | null;
+                        };
+                    };
+                };
+            };
+            /** @description error 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 431 */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    getWorkflowStepStats: {
+        parameters: {
+            query?: {
+                locationId?: string;
+                campaignId?: string;
+                window?: "24h" | "7d" | "30d";
+                version?: number;
+            };
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the statistics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @enum {unknown} */
+                            window: "24h" | "7d" | "30d";
+                            /** @description the graph version counted; null: every version */
+                            version: number | null;
+                            /**
+                             * Format: date-time
+                             * @description the start of the first hour counted
+                             */
+                            since: string;
+                            /** Format: date-time */
+                            until: string;
+                            /** @description one entry per step any counted run reached (steps since removed from the graph included) */
+                            steps: {
+                                nodeId: string;
+                                /** @description runs that reached the step */
+                                reached: number;
+                                succeeded: number;
+                                /** @description runs whose step failed after its retries (a step that failed and then succeeded on a retry counts as succeeded) */
+                                failed: number;
+                                /** @description runs that skipped the step as a draft */
+                                skipped: number;
+                                /** @description a branch: runs that evaluated it */
+                                evaluated: number;
+                                /** @description median duration of the step (actions), ms, within 10% */
+                                p50Ms: number | null;
+                                /** @description 95th percentile of its duration, ms, within 10% */
+                                p95Ms: number | null;
+                                lastError: {
+                                    message: string;
+                                    /** @description the run it happened in (GET .../executions/{executionId}) */
+                                    executionId: string;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description error 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 431 */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    startWorkflowReplay: {
+        parameters: {
+            query?: {
+                locationId?: string;
+                campaignId?: string;
+            };
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the first graph: this stored version (0: the empty workflow); absent: the current version */
+                    fromVersion?: number;
+                    /** @description the second graph: this stored version. Send it or `graph`, not both */
+                    toVersion?: number;
+                    /**
+                     * @description replay the calls of this many last days
+                     * @default 7
+                     */
+                    days?: number;
+                    /**
+                     * @description at most this many calls, the most recent first
+                     * @default 200
+                     */
+                    limit?: number;
+                    /** @description the second graph, not saved (the editor's unsaved changes): as a PUT body without expectedVersion. Send it or `toVersion`, not both */
+                    graph?: {
+                        nodes: ({
+                            id: string;
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
+                            /** @constant */
+                            type: "add-tag";
+                            label?: string;
+                            config: {
+                                tags: string[];
+                            } | Record<string, unknown>;
+                        } | {
+                            id: string;
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
+                            /** @constant */
+                            type: "remove-tag";
+                            label?: string;
+                            config: {
+                                tags: string[];
+                            } | Record<string, unknown>;
+                        } | {
+                            id: string;
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
+                            /** @constant */
+                            type: "set-field";
+                            label?: string;
+                            config: {
+                                field: string;
+                                value: string | number | boolean | null;
+                            } | Record<string, unknown>;
+                        } | {
+                            id: string;
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
+                            /** @constant */
+                            type: "move-stage";
+                            label?: string;
+                            config: {
+                                pipelineId: string;
+                                stageId: string;
+                            } | Record<string, unknown>;
+                        } | {
+                            id: string;
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
+                            /** @constant */
+                            type: "add-note";
+                            label?: string;
+                            config: {
+                                body: string;
+                            } | Record<string, unknown>;
+                        } | {
+                            id: string;
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
+                            /** @constant */
+                            type: "send-sms";
+                            label?: string;
+                            config: {
+                                body: string;
+                                fromNumber?: string;
+                            } | Record<string, unknown>;
+                        } | {
+                            id: string;
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
+                            /** @constant */
+                            type: "send-email";
+                            label?: string;
+                            config: {
+                                subject: string;
+                                body: string;
+                                to?: string;
+                            } | Record<string, unknown>;
+                        } | {
+                            id: string;
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
+                            /** @constant */
+                            type: "book-appointment";
+                            label?: string;
+                            config: {
+                                calendarId?: string;
+                                startField?: string;
+                                durationMinutes?: number;
+                            } | Record<string, unknown>;
+                        } | {
+                            id: string;
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
+                            /** @constant */
+                            type: "if";
+                            label?: string;
+                            config: {
+                                /** @enum {string} */
+                                match: "all" | "any";
+                                conditions: ({
+                                    field: string;
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "contains" | "not_contains" | "exists" | "not_exists" | "gt" | "gte" | "lt" | "lte" | "in";
+                                    value?: unknown;
+                                } & (unknown & unknown & unknown))[];
+                            } | Record<string, unknown>;
+                        } | {
+                            id: string;
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
+                            /** @constant */
+                            type: "switch";
+                            label?: string;
+                            config: {
+                                /** @enum {string} */
+                                match?: "all" | "any";
+                                cases: {
+                                    id: string;
+                                    label: string;
+                                    /** @enum {string} */
+                                    match: "all" | "any";
+                                    conditions: ({
+                                        field: string;
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "contains" | "not_contains" | "exists" | "not_exists" | "gt" | "gte" | "lt" | "lte" | "in";
+                                        value?: unknown;
+                                    } & (unknown & unknown & unknown))[];
+                                }[];
+                            } | Record<string, unknown>;
+                        })[];
+                        edges: {
+                            id: string;
+                            source: string;
+                            target: string;
+                            sourceHandle?: string | null;
+                        }[];
+                        dispositionEntries: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description the replay, started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            campaignId: string;
+                            agentId: string;
+                            from: {
+                                /** @description null: a graph not saved */
+                                version: number | null;
+                                label: string;
+                            };
+                            to: {
+                                /** @description null: a graph not saved */
+                                version: number | null;
+                                label: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description calls whose run started since
+                             */
+                            since: string;
+                            maxCalls: number;
+                            /** @enum {unknown} */
+                            status: "running" | "done" | "cancelled" | "failed";
+                            /** @description how many calls it replays; null until they are listed */
+                            total: number | null;
+                            /** @description calls replayed so far */
+                            done: number;
+                            /** @description calls whose path or effects differ */
+                            changed: number;
+                            error: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            finishedAt: string | null;
+                            summary: {
+                                /** @description the differences in words, e.g. "12 calls would now get an SMS", "3 calls would no longer be tagged vm-left" */
+                                lines: {
+                                    /** @enum {unknown} */
+                                    kind: "gained" | "lost" | "altered" | "path";
+                                    key: string;
+                                    calls: number;
+                                    text: string;
+                                }[];
+                                /** @description calls replayed with the same path and effects under both graphs */
+                                unchanged: number;
+                            };
+                            calls: {
+                                seq: number;
+                                /** @description the real run of the call */
+                                executionId: string;
+                                callId: string;
+                                outcome: string;
+                                /** @description when the call ended */
+                                at: string;
+                                leadName: string;
+                                changed: boolean;
+                                /** @description why the call could not be replayed */
+                                error: string | null;
+                                /** @description the run's stored input lacked the contact: it was read from the CRM, once */
+                                contactRead: boolean;
+                                /** @description the path the run would take and what it would do, nothing performed; null when the call could not be replayed */
+                                before: {
+                                    path: {
+                                        nodeId: string;
+                                        type: string;
+                                        label?: string;
+                                        /**
+                                         * @description `acted`: an action it would perform; `evaluated`: a branch; `skipped`: a draft
+                                         * @enum {unknown}
+                                         */
+                                        status: "acted" | "evaluated" | "skipped";
+                                        /** @description a branch: the way it would take (`true`, `false`, a case id, `default`) */
+                                        handle?: string;
+                                    }[];
+                                    effects: {
+                                        nodeId: string;
+                                        /** @enum {unknown} */
+                                        type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                        /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                        key: string;
+                                        /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                        text: string;
+                                        /** @description what may differ under the same key (the SMS text, the value set) */
+                                        detail: string;
+                                    }[];
+                                } | null;
+                                /** @description the path the run would take and what it would do, nothing performed; null when the call could not be replayed */
+                                after: {
+                                    path: {
+                                        nodeId: string;
+                                        type: string;
+                                        label?: string;
+                                        /**
+                                         * @description `acted`: an action it would perform; `evaluated`: a branch; `skipped`: a draft
+                                         * @enum {unknown}
+                                         */
+                                        status: "acted" | "evaluated" | "skipped";
+                                        /** @description a branch: the way it would take (`true`, `false`, a case id, `default`) */
+                                        handle?: string;
+                                    }[];
+                                    effects: {
+                                        nodeId: string;
+                                        /** @enum {unknown} */
+                                        type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                        /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                        key: string;
+                                        /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                        text: string;
+                                        /** @description what may differ under the same key (the SMS text, the value set) */
+                                        detail: string;
+                                    }[];
+                                } | null;
+                                difference: {
+                                    /** @description effects under the second graph only */
+                                    gained: {
+                                        nodeId: string;
+                                        /** @enum {unknown} */
+                                        type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                        /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                        key: string;
+                                        /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                        text: string;
+                                        /** @description what may differ under the same key (the SMS text, the value set) */
+                                        detail: string;
+                                    }[];
+                                    /** @description effects under the first graph only */
+                                    lost: {
+                                        nodeId: string;
+                                        /** @enum {unknown} */
+                                        type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                        /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                        key: string;
+                                        /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                        text: string;
+                                        /** @description what may differ under the same key (the SMS text, the value set) */
+                                        detail: string;
+                                    }[];
+                                    altered: {
+                                        before: {
+                                            nodeId: string;
+                                            /** @enum {unknown} */
+                                            type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                            /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                            key: string;
+                                            /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                            text: string;
+                                            /** @description what may differ under the same key (the SMS text, the value set) */
+                                            detail: string;
+                                        };
+                                        after: {
+                                            nodeId: string;
+                                            /** @enum {unknown} */
+                                            type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                            /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                            key: string;
+                                            /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                            text: string;
+                                            /** @description what may differ under the same key (the SMS text, the value set) */
+                                            detail: string;
+                                        };
+                                    }[];
+                                    pathChanged: boolean;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description error 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 431 */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    getWorkflowReplay: {
+        parameters: {
+            query?: {
+                locationId?: string;
+                campaignId?: string;
+                calls?: "all" | "changed" | "none";
+            };
+            header?: never;
+            path: {
+                agentId: string;
+                replayId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the replay */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            campaignId: string;
+                            agentId: string;
+                            from: {
+                                /** @description null: a graph not saved */
+                                version: number | null;
+                                label: string;
+                            };
+                            to: {
+                                /** @description null: a graph not saved */
+                                version: number | null;
+                                label: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description calls whose run started since
+                             */
+                            since: string;
+                            maxCalls: number;
+                            /** @enum {unknown} */
+                            status: "running" | "done" | "cancelled" | "failed";
+                            /** @description how many calls it replays; null until they are listed */
+                            total: number | null;
+                            /** @description calls replayed so far */
+                            done: number;
+                            /** @description calls whose path or effects differ */
+                            changed: number;
+                            error: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            finishedAt: string | null;
+                            summary: {
+                                /** @description the differences in words, e.g. "12 calls would now get an SMS", "3 calls would no longer be tagged vm-left" */
+                                lines: {
+                                    /** @enum {unknown} */
+                                    kind: "gained" | "lost" | "altered" | "path";
+                                    key: string;
+                                    calls: number;
+                                    text: string;
+                                }[];
+                                /** @description calls replayed with the same path and effects under both graphs */
+                                unchanged: number;
+                            };
+                            calls: {
+                                seq: number;
+                                /** @description the real run of the call */
+                                executionId: string;
+                                callId: string;
+                                outcome: string;
+                                /** @description when the call ended */
+                                at: string;
+                                leadName: string;
+                                changed: boolean;
+                                /** @description why the call could not be replayed */
+                                error: string | null;
+                                /** @description the run's stored input lacked the contact: it was read from the CRM, once */
+                                contactRead: boolean;
+                                /** @description the path the run would take and what it would do, nothing performed; null when the call could not be replayed */
+                                before: {
+                                    path: {
+                                        nodeId: string;
+                                        type: string;
+                                        label?: string;
+                                        /**
+                                         * @description `acted`: an action it would perform; `evaluated`: a branch; `skipped`: a draft
+                                         * @enum {unknown}
+                                         */
+                                        status: "acted" | "evaluated" | "skipped";
+                                        /** @description a branch: the way it would take (`true`, `false`, a case id, `default`) */
+                                        handle?: string;
+                                    }[];
+                                    effects: {
+                                        nodeId: string;
+                                        /** @enum {unknown} */
+                                        type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                        /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                        key: string;
+                                        /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                        text: string;
+                                        /** @description what may differ under the same key (the SMS text, the value set) */
+                                        detail: string;
+                                    }[];
+                                } | null;
+                                /** @description the path the run would take and what it would do, nothing performed; null when the call could not be replayed */
+                                after: {
+                                    path: {
+                                        nodeId: string;
+                                        type: string;
+                                        label?: string;
+                                        /**
+                                         * @description `acted`: an action it would perform; `evaluated`: a branch; `skipped`: a draft
+                                         * @enum {unknown}
+                                         */
+                                        status: "acted" | "evaluated" | "skipped";
+                                        /** @description a branch: the way it would take (`true`, `false`, a case id, `default`) */
+                                        handle?: string;
+                                    }[];
+                                    effects: {
+                                        nodeId: string;
+                                        /** @enum {unknown} */
+                                        type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                        /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                        key: string;
+                                        /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                        text: string;
+                                        /** @description what may differ under the same key (the SMS text, the value set) */
+                                        detail: string;
+                                    }[];
+                                } | null;
+                                difference: {
+                                    /** @description effects under the second graph only */
+                                    gained: {
+                                        nodeId: string;
+                                        /** @enum {unknown} */
+                                        type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                        /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                        key: string;
+                                        /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                        text: string;
+                                        /** @description what may differ under the same key (the SMS text, the value set) */
+                                        detail: string;
+                                    }[];
+                                    /** @description effects under the first graph only */
+                                    lost: {
+                                        nodeId: string;
+                                        /** @enum {unknown} */
+                                        type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                        /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                        key: string;
+                                        /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                        text: string;
+                                        /** @description what may differ under the same key (the SMS text, the value set) */
+                                        detail: string;
+                                    }[];
+                                    altered: {
+                                        before: {
+                                            nodeId: string;
+                                            /** @enum {unknown} */
+                                            type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                            /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                            key: string;
+                                            /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                            text: string;
+                                            /** @description what may differ under the same key (the SMS text, the value set) */
+                                            detail: string;
+                                        };
+                                        after: {
+                                            nodeId: string;
+                                            /** @enum {unknown} */
+                                            type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                            /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                            key: string;
+                                            /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                            text: string;
+                                            /** @description what may differ under the same key (the SMS text, the value set) */
+                                            detail: string;
+                                        };
+                                    }[];
+                                    pathChanged: boolean;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description error 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 413 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 415 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 429 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 431 */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description error 500 */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        error?: string;
+                        code?: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    cancelWorkflowReplay: {
+        parameters: {
+            query?: {
+                locationId?: string;
+                campaignId?: string;
+            };
+            header?: never;
+            path: {
+                agentId: string;
+                replayId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the replay, cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            campaignId: string;
+                            agentId: string;
+                            from: {
+                                /** @description null: a graph not saved */
+                                version: number | null;
+                                label: string;
+                            };
+                            to: {
+                                /** @description null: a graph not saved */
+                                version: number | null;
+                                label: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description calls whose run started since
+                             */
+                            since: string;
+                            maxCalls: number;
+                            /** @enum {unknown} */
+                            status: "running" | "done" | "cancelled" | "failed";
+                            /** @description how many calls it replays; null until they are listed */
+                            total: number | null;
+                            /** @description calls replayed so far */
+                            done: number;
+                            /** @description calls whose path or effects differ */
+                            changed: number;
+                            error: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            finishedAt: string | null;
+                            summary: {
+                                /** @description the differences in words, e.g. "12 calls would now get an SMS", "3 calls would no longer be tagged vm-left" */
+                                lines: {
+                                    /** @enum {unknown} */
+                                    kind: "gained" | "lost" | "altered" | "path";
+                                    key: string;
+                                    calls: number;
+                                    text: string;
+                                }[];
+                                /** @description calls replayed with the same path and effects under both graphs */
+                                unchanged: number;
+                            };
+                            calls: {
+                                seq: number;
+                                /** @description the real run of the call */
+                                executionId: string;
+                                callId: string;
+                                outcome: string;
+                                /** @description when the call ended */
+                                at: string;
+                                leadName: string;
+                                changed: boolean;
+                                /** @description why the call could not be replayed */
+                                error: string | null;
+                                /** @description the run's stored input lacked the contact: it was read from the CRM, once */
+                                contactRead: boolean;
+                                /** @description the path the run would take and what it would do, nothing performed; null when the call could not be replayed */
+                                before: {
+                                    path: {
+                                        nodeId: string;
+                                        type: string;
+                                        label?: string;
+                                        /**
+                                         * @description `acted`: an action it would perform; `evaluated`: a branch; `skipped`: a draft
+                                         * @enum {unknown}
+                                         */
+                                        status: "acted" | "evaluated" | "skipped";
+                                        /** @description a branch: the way it would take (`true`, `false`, a case id, `default`) */
+                                        handle?: string;
+                                    }[];
+                                    effects: {
+                                        nodeId: string;
+                                        /** @enum {unknown} */
+                                        type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                        /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                        key: string;
+                                        /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                        text: string;
+                                        /** @description what may differ under the same key (the SMS text, the value set) */
+                                        detail: string;
+                                    }[];
+                                } | null;
+                                /** @description the path the run would take and what it would do, nothing performed; null when the call could not be replayed */
+                                after: {
+                                    path: {
+                                        nodeId: string;
+                                        type: string;
+                                        label?: string;
+                                        /**
+                                         * @description `acted`: an action it would perform; `evaluated`: a branch; `skipped`: a draft
+                                         * @enum {unknown}
+                                         */
+                                        status: "acted" | "evaluated" | "skipped";
+                                        /** @description a branch: the way it would take (`true`, `false`, a case id, `default`) */
+                                        handle?: string;
+                                    }[];
+                                    effects: {
+                                        nodeId: string;
+                                        /** @enum {unknown} */
+                                        type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                        /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                        key: string;
+                                        /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                        text: string;
+                                        /** @description what may differ under the same key (the SMS text, the value set) */
+                                        detail: string;
+                                    }[];
+                                } | null;
+                                difference: {
+                                    /** @description effects under the second graph only */
+                                    gained: {
+                                        nodeId: string;
+                                        /** @enum {unknown} */
+                                        type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                        /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                        key: string;
+                                        /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                        text: string;
+                                        /** @description what may differ under the same key (the SMS text, the value set) */
+                                        detail: string;
+                                    }[];
+                                    /** @description effects under the first graph only */
+                                    lost: {
+                                        nodeId: string;
+                                        /** @enum {unknown} */
+                                        type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                        /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                        key: string;
+                                        /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                        text: string;
+                                        /** @description what may differ under the same key (the SMS text, the value set) */
+                                        detail: string;
+                                    }[];
+                                    altered: {
+                                        before: {
+                                            nodeId: string;
+                                            /** @enum {unknown} */
+                                            type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                            /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                            key: string;
+                                            /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                            text: string;
+                                            /** @description what may differ under the same key (the SMS text, the value set) */
+                                            detail: string;
+                                        };
+                                        after: {
+                                            nodeId: string;
+                                            /** @enum {unknown} */
+                                            type: "add-tag" | "remove-tag" | "set-field" | "move-stage" | "add-note" | "send-sms" | "send-email" | "book-appointment";
+                                            /** @description what the effect is, compared between the graphs: `send-sms`, `add-tag:vm-left`, `move-stage:<stageId>` */
+                                            key: string;
+                                            /** @description in words: `SMS "Hi Ana, …"`, `tag vm-left` */
+                                            text: string;
+                                            /** @description what may differ under the same key (the SMS text, the value set) */
+                                            detail: string;
+                                        };
+                                    }[];
+                                    pathChanged: boolean;
+                                } | null;
+                            }[];
                         };
                     };
                 };

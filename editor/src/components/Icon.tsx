@@ -23,6 +23,8 @@ const PATHS = {
   fit: 'M8 3H5a2 2 0 0 0-2 2v3 M21 8V5a2 2 0 0 0-2-2h-3 M3 16v3a2 2 0 0 0 2 2h3 M16 21h3a2 2 0 0 0 2-2v-3',
   clock: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z M12 6v6l4 2',
   play: 'M6 4l14 8-14 8z',
+  chart: 'M3 3v18h18 M8 17v-5 M13 17V7 M18 17v-8',
+  replay: 'M1 4v6h6 M3.5 15a9 9 0 1 0 2.1-9.4L1 10',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -8,6 +8,7 @@ import { DigestPanel } from './panels/DigestPanel';
 import { RunsPanel } from './panels/RunsPanel';
 import { VersionsPanel } from './panels/VersionsPanel';
 import { WarningsPanel } from './panels/WarningsPanel';
+import { ReplayPanel } from './replay/ReplayPanel';
 
 // The forms and their JSON Schema validator (ajv) load after the canvas, off the first-render path.
 export const loadNodeForm = () => import('./panels/NodeForm');
@@ -19,6 +20,7 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'digest', label: 'Digest' },
   { id: 'history', label: 'History' },
   { id: 'runs', label: 'Runs' },
+  { id: 'replay', label: 'What if' },
 ];
 
 function SelectedStep() {
@@ -75,6 +77,7 @@ export function SidePanel() {
         {tab === 'digest' && <DigestPanel />}
         {tab === 'history' && <VersionsPanel />}
         {tab === 'runs' && <RunsPanel />}
+        {tab === 'replay' && <ReplayPanel />}
       </div>
     </aside>
   );

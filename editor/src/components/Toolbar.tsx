@@ -11,7 +11,7 @@ const MOD = isMac ? '⌘' : 'Ctrl';
 export function Toolbar() {
   const store = useEditorStore();
   const rf = useReactFlow();
-  const { undo, redo, save, autoLayout, canUndo, canRedo, dirty, status, version, previewing, openDialog } = useEditorShallow((s) => ({
+  const { undo, redo, save, autoLayout, canUndo, canRedo, dirty, status, version, previewing, openDialog, statsOn, toggleStats, prepareReplay } = useEditorShallow((s) => ({
     undo: s.undo,
     redo: s.redo,
     save: s.save,
@@ -23,6 +23,9 @@ export function Toolbar() {
     version: s.base.version,
     previewing: s.preview?.version ?? null,
     openDialog: s.openDialog,
+    statsOn: s.stats.on,
+    toggleStats: s.toggleStats,
+    prepareReplay: s.prepareReplay,
   }));
   const ro = previewing !== null;
   // Re-render when the edits change, so the Save tooltip names the request it will send.
@@ -79,6 +82,25 @@ export function Toolbar() {
         data-testid="test-run-button"
       >
         <Icon name="play" /> Test
+      </button>
+      <button
+        type="button"
+        aria-pressed={statsOn}
+        onClick={() => toggleStats()}
+        disabled={ro}
+        title="Show on each step what the real calls' runs did: reached, succeeded, failed, skipped, duration, last error"
+        data-testid="stats-toggle"
+      >
+        <Icon name="chart" /> Statistics
+      </button>
+      <button
+        type="button"
+        onClick={() => prepareReplay({ from: version, to: 'unsaved' })}
+        disabled={ro || !dirty}
+        title="Before saving: replay the last 7 days' real calls through the saved version and your changes, and see what would differ (nothing is sent)"
+        data-testid="replay-unsaved-button"
+      >
+        <Icon name="replay" /> What if…
       </button>
       <span className="spacer" />
       <span className={`save-status status-${ro ? 'read-only' : status.kind}${dirty && !ro ? ' dirty' : ''}`} data-testid="save-status" role="status" aria-live="polite" title={statusText}>

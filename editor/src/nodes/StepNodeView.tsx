@@ -11,9 +11,69 @@ import { handlesOf } from '../model/graph-ops';
 import type { StepNode } from '../model/types';
 import { isDraft } from '../model/types';
 import { useEditor } from '../store/context';
+import { formatMs } from '../components/stats/StatsBar';
+import { hrefOf } from '../routing';
 import { specOf, summaryOf } from './registry';
 
 const STATUS_ICON: Record<string, IconName> = { succeeded: 'check', failed: 'cross', skipped: 'skip', evaluated: 'branch', running: 'clock' };
+
+/**
+ * The step's statistics, in place of its summary and badges while they are on: runs that reached
+ * it and what they did, its p50/p95 duration, and the last error linked to its run.
+ */
+function StepStatsView({ id, branch }: { id: string; branch: boolean }) {
+  const st = useEditor((s) => s.stats.byNode[id]);
+  const loading = useEditor((s) => s.stats.loading);
+  const openRun = useEditor((s) => s.openRun);
+  const agentId = useEditor((s) => s.deps.target.agentId);
+  const campaignId = useEditor((s) => s.base.campaignId);
+  if (!st) {
+    return (
+      <>
+        <div className="step-summary step-stats-line" data-testid={`node-${id}-stats`} data-reached="0">
+          {loading ? 'Reading…' : 'No run reached this step'}
+        </div>
+        <div className="step-badges" />
+      </>
+    );
+  }
+  const line = branch
+    ? `${st.reached} reached · ${st.evaluated} evaluated`
+    : st.skipped > 0 && st.succeeded + st.failed === 0
+      ? `${st.reached} reached · ${st.skipped} skipped as a draft`
+      : `${st.reached} reached · ${st.succeeded} ok · ${st.failed} failed${st.skipped ? ` · ${st.skipped} draft` : ''}`;
+  const error = st.lastError;
+  return (
+    <>
+      <div className="step-summary step-stats-line" title={line} data-testid={`node-${id}-stats`} data-reached={st.reached} data-succeeded={st.succeeded} data-failed={st.failed} data-skipped={st.skipped}>
+        {line}
+      </div>
+      <div className="step-badges">
+        {st.p50Ms !== null && (
+          <span className="badge badge-timing" title="Median and 95th percentile of the step's duration" data-testid={`node-${id}-stats-time`}>
+            p50 {formatMs(st.p50Ms)} · p95 {formatMs(st.p95Ms)}
+          </span>
+        )}
+        {error && (
+          <a
+            className="badge badge-failed stats-error nodrag nopan"
+            href={hrefOf({ name: 'agent', agentId, campaignId, run: error.executionId })}
+            title={`Last error, ${new Date(error.at).toLocaleString()}: ${error.message}`}
+            aria-label={`Open the run of the last error: ${error.message}`}
+            data-testid={`node-${id}-stats-error`}
+            onClick={(e) => {
+              e.preventDefault();
+              e.stopPropagation();
+              void openRun(error.executionId);
+            }}
+          >
+            <Icon name="cross" size={12} /> {error.message}
+          </a>
+        )}
+      </div>
+    </>
+  );
+}
 
 export const StepNodeView = memo(function StepNodeView({ id, type, data, selected }: NodeProps<StepNode>) {
   const spec = specOf(type);
@@ -22,6 +82,8 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
   const status = useEditor((s) => s.run?.statusByNode[id]);
   const runText = useEditor((s) => s.run?.textByNode[id]);
   const inRun = useEditor((s) => s.run !== null);
+  // While a run is open its path is what the canvas shows; the statistics come back when it closes.
+  const showStats = useEditor((s) => s.stats.on) && !inRun;
   const used = useEditor((s) => s.handlesInUse[id]);
   const openAddMenu = useEditor((s) => s.openAddMenu);
   const { lowDetail } = useCanvasView();
@@ -68,8 +130,10 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
         </span>
         <span className="step-id">{id}</span>
       </div>
-      {/* While a run is open, what the step did in it (the rendered SMS, the slot) replaces its settings. */}
-      {runText ? (
+      {/* While a run is open, what the step did in it (the rendered SMS, the slot) replaces its settings; while statistics are on, the figures do. */}
+      {showStats ? (
+        <StepStatsView id={id} branch={type === 'if' || type === 'switch'} />
+      ) : runText ? (
         <div className="step-summary step-run-text" title={runText} data-testid={`node-${id}-run-text`}>
           {runText}
         </div>
@@ -78,6 +142,7 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
           {summary}
         </div>
       )}
+      {!showStats && (
       <div className="step-badges">
         {draft && <span className="badge badge-draft">Draft</span>}
         {warning && (
@@ -96,6 +161,7 @@ export const StepNodeView = memo(function StepNodeView({ id, type, data, selecte
           </span>
         )}
       </div>
+      )}
       {handles.map((h, i) => {
         const left = `${((i + 1) / (handles.length + 1)) * 100}%`;
         const open = !hasOut(h.id);

@@ -10,6 +10,7 @@ import { ImpactDialog } from '../components/dialogs/ImpactDialog';
 import { RestoreDialog } from '../components/dialogs/RestoreDialog';
 import { TestRunDialog } from '../components/dialogs/TestRunDialog';
 import { PreviewBanner } from '../components/PreviewBanner';
+import { StatsBar } from '../components/stats/StatsBar';
 import { TemplatePicker } from '../components/TemplatePicker';
 import { Notice } from '../components/Notice';
 import { Palette } from '../components/Palette';
@@ -128,6 +129,7 @@ function EditorShell({ header, runId }: { header: React.ReactNode; runId?: strin
         <main className="editor-main" aria-label="Workflow">
           {previewing ? <PreviewCanvas /> : <Canvas />}
           <PreviewBanner />
+          {!previewing && <StatsBar />}
           {!previewing && <TemplatePicker />}
         </main>
         <SidePanel />

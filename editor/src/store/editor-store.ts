@@ -1,13 +1,15 @@
 /**
  * The editor's typed store: one per open workflow (tests and two editors on a page each get
- * their own), exposed through a React context (store/context.tsx). It is made of five slices,
+ * their own), exposed through a React context (store/context.tsx). It is made of seven slices,
  * each in its own module under store/slices/:
  *
  * - graph: the working graph as React Flow nodes and edges, layout, edits, undo/redo, clipboard;
  * - saving: the stored version it started from, saves, their impact and version conflicts;
  * - history: older versions shown read-only, restores, diffs, templates;
  * - runs: the run painted on the canvas, test runs;
- * - view: tab, selection, menus, dialogs, notices.
+ * - view: tab, selection, menus, dialogs, notices;
+ * - stats: the step statistics shown on the canvas (window, version, figures per step);
+ * - replay: a what-if replay of real calls through two graphs, followed while it runs.
  *
  * Graph logic lives in model/ and every request in api/; the slices only sequence them. The
  * helpers several slices share (show a graph, make an undoable edit, adopt a stored version)
@@ -25,6 +27,8 @@ import { graphSlice, type GraphSlice } from './slices/graph';
 import { historySlice, type HistorySlice } from './slices/history';
 import { runsSlice, type RunsSlice } from './slices/runs';
 import { savingSlice, type SavingSlice } from './slices/saving';
+import { statsSlice, type StatsSlice } from './slices/stats';
+import { replaySlice, type ReplaySlice } from './slices/replay';
 import { viewSlice, type ViewSlice } from './slices/view';
 
 export { nodeNamedIn, type ConflictState, type ImpactPrompt, type SaveStatus } from './slices/saving';
@@ -44,7 +48,7 @@ export interface EditorDeps {
   clipboard?: { read(): Clipboard | null; write(c: Clipboard): void };
 }
 
-export type EditorState = { deps: EditorDeps } & GraphSlice & SavingSlice & HistorySlice & RunsSlice & ViewSlice;
+export type EditorState = { deps: EditorDeps } & GraphSlice & SavingSlice & HistorySlice & RunsSlice & ViewSlice & StatsSlice & ReplaySlice;
 
 export type EditorStore = ReturnType<typeof createEditorStore>;
 
@@ -58,6 +62,8 @@ export function createEditorStore(deps: EditorDeps, initial: Workflow) {
       ...historySlice(set, get, core),
       ...runsSlice(set, get, core),
       ...viewSlice(set, get, core),
+      ...statsSlice(set, get, core),
+      ...replaySlice(set, get, core),
     };
   });
 }

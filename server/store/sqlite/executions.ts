@@ -1,6 +1,6 @@
 import type { ExecutionsRepository } from '../index.js';
 import type { Sync } from './sync.js';
-import type { Execution, ExecutionStep } from '../records.js';
+import type { Execution, StepStats } from '../records.js';
 import type { Db } from './db.js';
 import { parseJson } from './db.js';
 import { nowIso } from '../../ids.js';
@@ -38,6 +38,25 @@ interface StepRow {
 }
 
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+
+/**
+ * A percentile of a duration histogram (buckets a quarter of a power of two wide, migration 016):
+ * the geometric middle of the bucket the percentile falls in, so within ~9% of the true value.
+ */
+function percentileOf(buckets: readonly { bucket: number; n: number }[], p: number): number | null {
+  const total = buckets.reduce((t, b) => t + b.n, 0);
+  if (total === 0) return null;
+  const rank = Math.max(1, Math.ceil(p * total));
+  let seen = 0;
+  for (const b of buckets) {
+    seen += b.n;
+    if (seen >= rank) {
+      const ms = 2 ** ((b.bucket + 0.5) / 4);
+      return ms >= 10 ? Math.round(ms) : Math.round(ms * 10) / 10;
+    }
+  }
+  return null;
+}
 
 export function executionsRepo(db: Db): Sync<ExecutionsRepository> {
   const insert = db.prepare(
@@ -88,8 +107,35 @@ export function executionsRepo(db: Db): Sync<ExecutionsRepository> {
   const byId = db.prepare<[string], ExecRow & { agency_id: string }>('SELECT * FROM executions WHERE id = ?');
   const finish = db.prepare('UPDATE executions SET status = ?, error = ?, finished_at = ? WHERE id = ?');
   const outcomeOf = db.prepare<[string], { outcome: string }>('SELECT outcome FROM executions WHERE id = ?');
+  // Step statistics read from the rollup migration 016's triggers keep (hour buckets); the one
+  // max() makes the bare last_error columns those of the row with the latest error.
+  type StatsQuery = { agencyId: string; campaignId: string; since: string; version: number | null };
+  const statsCounts = db.prepare<StatsQuery, { node_id: string; reached: number; succeeded: number; failed: number; skipped: number; evaluated: number; last_error: string | null; last_error_execution_id: string | null; last_error_at: string | null }>(
+    `SELECT node_id, sum(reached) AS reached, sum(succeeded) AS succeeded, sum(failed) AS failed, sum(skipped) AS skipped, sum(evaluated) AS evaluated,
+       last_error, last_error_execution_id, max(last_error_at) AS last_error_at
+     FROM step_stats
+     WHERE agency_id = @agencyId AND campaign_id = @campaignId AND hour >= substr(@since, 1, 13) AND (@version IS NULL OR graph_version = @version)
+     GROUP BY node_id`,
+  );
+  // Whole days from the daily histogram, the hours before the window's first whole day from the
+  // hourly one ('2026-11-20T05' < '2026-11-21' <= '2026-11-21T00' as text).
+  const statsDurations = db.prepare<StatsQuery & { firstDay: string }, { node_id: string; bucket: number; n: number }>(
+    `SELECT node_id, bucket, sum(n) AS n FROM (
+       SELECT node_id, bucket, n FROM step_durations
+       WHERE agency_id = @agencyId AND campaign_id = @campaignId AND hour >= substr(@since, 1, 13) AND hour < @firstDay AND (@version IS NULL OR graph_version = @version)
+       UNION ALL
+       SELECT node_id, bucket, n FROM step_durations_daily
+       WHERE agency_id = @agencyId AND campaign_id = @campaignId AND day >= @firstDay AND (@version IS NULL OR graph_version = @version)
+     )
+     GROUP BY node_id, bucket HAVING sum(n) > 0 ORDER BY node_id, bucket`,
+  );
+  const recentRuns = db.prepare<{ agencyId: string; campaignId: string; since: string; limit: number }, ExecRow>(
+    `SELECT * FROM executions
+     WHERE agency_id = @agencyId AND campaign_id = @campaignId AND started_at >= @since AND kind = 'run' AND retry_of IS NULL
+     ORDER BY started_at DESC, id DESC LIMIT @limit`,
+  );
 
-  const hydrate = (r: ExecRow): Execution => ({
+  const hydrate = (r: ExecRow, withSteps = true): Execution => ({
     id: r.id,
     workflowId: r.workflow_id,
     campaignId: r.campaign_id,
@@ -104,7 +150,7 @@ export function executionsRepo(db: Db): Sync<ExecutionsRepository> {
     kind: r.kind === 'test' ? 'test' : 'run',
     retryOf: r.retry_of,
     retriedBy: r.retried_by,
-    steps: steps.all(r.id).map((s) => ({
+    steps: (withSteps ? steps.all(r.id) : []).map((s) => ({
       seq: s.seq,
       nodeId: s.node_id,
       nodeType: s.node_type,
@@ -124,7 +170,7 @@ export function executionsRepo(db: Db): Sync<ExecutionsRepository> {
     },
     /** Failed real runs not yet retried, newest first, across the agency's campaigns (or these projects'). */
     listFailed(agencyId: string, projectIds: readonly string[] | null, limit: number): Execution[] {
-      return failedRuns.all({ agencyId, projects: projectIds ? JSON.stringify(projectIds) : null, limit }).map(hydrate);
+      return failedRuns.all({ agencyId, projects: projectIds ? JSON.stringify(projectIds) : null, limit }).map((r) => hydrate(r));
     },
     /** Real runs still running on a campaign, per pinned graph version. */
     inFlight: (agencyId: string, campaignId: string) => inFlight.all(agencyId, campaignId),
@@ -155,7 +201,7 @@ export function executionsRepo(db: Db): Sync<ExecutionsRepository> {
       return r ? hydrate(r) : undefined;
     },
     listByAgent(agencyId: string, agentId: string, limit: number, kind: 'run' | 'test' = 'run'): Execution[] {
-      return list.all(agencyId, agentId, kind, limit).map(hydrate);
+      return list.all(agencyId, agentId, kind, limit).map((r) => hydrate(r));
     },
     stepStarted(s: { executionId: string; seq: number; nodeId: string; nodeType: string; attempt: number; input: unknown }) {
       stepStart.run({ ...s, input: json(s.input), at: nowIso() });
@@ -172,5 +218,32 @@ export function executionsRepo(db: Db): Sync<ExecutionsRepository> {
       return r ? { ...hydrate(r), agencyId: r.agency_id } : undefined;
     },
     outcomeOf: (id) => outcomeOf.get(id)?.outcome,
+    stepStats(q: StatsQuery): StepStats[] {
+      const hist = new Map<string, { bucket: number; n: number }[]>();
+      // The first whole day at or after `since`.
+      const firstDay = q.since.slice(11, 13) === '00' ? q.since.slice(0, 10) : new Date(Date.parse(q.since.slice(0, 10) + 'T00:00:00Z') + 86_400_000).toISOString().slice(0, 10);
+      for (const r of statsDurations.all({ ...q, firstDay })) {
+        const list = hist.get(r.node_id) ?? [];
+        list.push({ bucket: r.bucket, n: r.n });
+        hist.set(r.node_id, list);
+      }
+      return statsCounts.all(q).map((r) => {
+        const h = hist.get(r.node_id) ?? [];
+        return {
+          nodeId: r.node_id,
+          reached: r.reached,
+          succeeded: r.succeeded,
+          failed: r.failed,
+          skipped: r.skipped,
+          evaluated: r.evaluated,
+          p50Ms: percentileOf(h, 0.5),
+          p95Ms: percentileOf(h, 0.95),
+          lastError: r.last_error_at && r.last_error_execution_id ? { message: r.last_error ?? 'failed', executionId: r.last_error_execution_id, at: r.last_error_at } : null,
+        };
+      });
+    },
+    recentRuns(q: { agencyId: string; campaignId: string; since: string; limit: number }): Execution[] {
+      return recentRuns.all(q).map((r) => hydrate(r, false));
+    },
   };
 }

@@ -27,6 +27,7 @@ import { outboxRepo } from './outbox.js';
 import { phoneNumbersRepo } from './phone-numbers.js';
 import { placedCallsRepo } from './placed-calls.js';
 import { projectsRepo } from './projects.js';
+import { replaysRepo } from './replays.js';
 import { runInputsRepo } from './run-inputs.js';
 import { webhookSignaturesRepo } from './webhook-signatures.js';
 import { workflowsRepo } from './workflows.js';
@@ -84,6 +85,7 @@ export function sqliteRepositories(db: Db): { [K in keyof Repositories]: Sync<Re
     alerts: alertsRepo(db),
     outbox: outboxRepo(db),
     appointments: appointmentsRepo(db),
+    replays: replaysRepo(db),
   };
 }
 

@@ -54,7 +54,12 @@ export function VersionsPanel() {
   const closePreview = useEditor((s) => s.closePreview);
   const openDialog = useEditor((s) => s.openDialog);
   const saving = useEditor((s) => s.status.kind === 'saving');
+  const startReplay = useEditor((s) => s.startReplay);
   const [versions, setVersions] = useState<VersionSummary[] | null>(null);
+  // Two versions ticked: their what-if replay (the older first).
+  const [picked, setPicked] = useState<number[]>([]);
+  const toggle = (n: number) => setPicked((p) => (p.includes(n) ? p.filter((x) => x !== n) : [...p, n].slice(-2)));
+  const [a, b] = [...picked].sort((x, y) => x - y);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
@@ -70,6 +75,16 @@ export function VersionsPanel() {
   if (!versions) return <p className="empty-note">Loading versions…</p>;
   if (versions.length === 0) return <p className="empty-note">Nothing saved yet.</p>;
   return (
+    <>
+    <div className="versions-compare" data-testid="versions-compare">
+      {picked.length < 2 ? (
+        <p className="field-hint">Tick two versions to replay the last 7 days’ real calls through both and see what would differ (nothing is sent).</p>
+      ) : (
+        <button type="button" className="primary" onClick={() => void startReplay({ kind: 'versions', from: a!, to: b!, days: 7, limit: 200 })} data-testid="replay-versions-button">
+          What if: replay calls through versions {a} and {b}
+        </button>
+      )}
+    </div>
     <ol className="versions" data-testid="versions-list" reversed>
       {versions.map((v) => {
         const isCurrent = v.version === current;
@@ -86,6 +101,9 @@ export function VersionsPanel() {
               {v.keyId && ` · by key ${v.keyId}`}
             </p>
             <div className="version-actions">
+              <label className="version-pick">
+                <input type="checkbox" checked={picked.includes(v.version)} onChange={() => toggle(v.version)} data-testid={`compare-${v.version}`} /> Compare
+              </label>
               {isCurrent && <span className="badge">current</span>}
               {isCurrent && previewing !== null && (
                 <button type="button" onClick={closePreview} data-testid={`preview-${v.version}`}>
@@ -107,5 +125,6 @@ export function VersionsPanel() {
         );
       })}
     </ol>
+    </>
   );
 }

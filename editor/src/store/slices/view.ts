@@ -5,7 +5,7 @@
 import type { InsertPoint } from '../../model/types';
 import type { Slice } from '../editor-core';
 
-export type Tab = 'node' | 'warnings' | 'digest' | 'history' | 'runs';
+export type Tab = 'node' | 'warnings' | 'digest' | 'history' | 'runs' | 'replay';
 
 /** A dialog over the editor: the test-run form, or the confirmation of a restore (with its diff). */
 export type Dialog = { kind: 'test-run' } | { kind: 'restore'; version: number } | null;

@@ -14,6 +14,8 @@ import { m012LeadSearchCadences } from './012-lead-search-cadences.js';
 import { m013LeadSearchWriteBehind } from './013-lead-search-write-behind.js';
 import { m014NumberPurchases } from './014-number-purchases.js';
 import { m015Leases } from './015-leases.js';
+import { m016StepStats } from './016-step-stats.js';
+import { m017Replays } from './017-replays.js';
 
 /** How far a long step is: `done` of `total` `unit` (e.g. 50000, 1000000, 'leads'). */
 export type StepProgress = (done: number, total: number, unit: string) => void;
@@ -30,4 +32,4 @@ export interface Migration {
 }
 
 /** Ordered; the position in this list is the schema version it produces (1-based). Never reorder. */
-export const migrations: Migration[] = [m001Core, m002PhoneNumbers, m003PowerDialer, m004TenantScopedKeys, m005RetriesAndSignatures, m006Providers, m007VoicePlatform, m008WorkflowTools, m009Ops, m010LeadSearch, m011LeadSearchFilters, m012LeadSearchCadences, m013LeadSearchWriteBehind, m014NumberPurchases, m015Leases];
+export const migrations: Migration[] = [m001Core, m002PhoneNumbers, m003PowerDialer, m004TenantScopedKeys, m005RetriesAndSignatures, m006Providers, m007VoicePlatform, m008WorkflowTools, m009Ops, m010LeadSearch, m011LeadSearchFilters, m012LeadSearchCadences, m013LeadSearchWriteBehind, m014NumberPurchases, m015Leases, m016StepStats, m017Replays];

@@ -122,6 +122,15 @@ describe('what-if replay in the editor', () => {
     await expect(before.locator('.replay-effects li').allTextContents()).resolves.toEqual(['− tag vm-left']);
     await expect(after.locator('.replay-effects li').allTextContents()).resolves.toEqual(['+ tag voicemail-left', '+ SMS "Hi Lead 2, sorry we missed you!"']);
     await shot(page, 'editor-replay-versions');
+    // A narrow window: the results stay readable, nothing wider than the window.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await row.locator('.replay-call-diff').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const box = (await page.getByTestId('replay-calls').boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await page.getByTestId('replay-calls').scrollIntoViewIfNeeded();
+    await shot(page, 'editor-replay-narrow');
     await page.close();
   });
 

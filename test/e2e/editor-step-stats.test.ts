@@ -112,6 +112,17 @@ describe('step statistics on the canvas', () => {
     await expect(figures(page, 'n3')).resolves.toMatchObject({ failed: 1 });
     expect(asked).toEqual(['?window=7d', '?window=24h', '?window=24h&version=2', '?window=30d&version=2', '?window=30d&version=1']);
     await shot(page, 'editor-step-stats-version-1');
+    // A narrow window: the window and version pickers stay on screen, nothing wider than the window.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('stats-window').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    for (const id of ['stats-window', 'stats-version']) {
+      const box = (await page.getByTestId(id).boundingBox())!;
+      expect(box.x, id).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, id).toBeLessThanOrEqual(390);
+    }
+    await shot(page, 'editor-step-stats-narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The last error opens its run: the Runs tab, the path painted, the failed step marked.
     await page.getByTestId('node-n3-stats-error').click();

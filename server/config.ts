@@ -5,6 +5,11 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * DATABASE_URL (postgres://user:password@host:port/database): the store is that Postgres
+   * database, shared by any number of API and worker processes. Unset: SQLite in DATA_DIR.
+   */
+  databaseUrl: string | undefined;
   /** host:port of an external Temporal frontend; unset means: start the embedded dev server. */
   temporalAddress: string | undefined;
   temporalNamespace: string;
@@ -76,12 +81,19 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return n;
 }
 
+function databaseUrlFrom(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new Error('DATABASE_URL must be a postgres:// (or postgresql://) URL; unset it to use SQLite in DATA_DIR');
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const int = (name: string, fallback: number) => intFrom(env, name, fallback);
   return {
     port: int('PORT', 3000),
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: databaseUrlFrom(env.DATABASE_URL),
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     temporalCli: env.TEMPORAL_CLI || undefined,

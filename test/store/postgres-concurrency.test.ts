@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import pino from 'pino';
 import { StoreConflict, SCOPES, type Store } from '../../server/store/index.js';
-import { openPostgresStore } from '../../server/store/postgres/store.js';
+import { openPostgresStore, type PostgresStore } from '../../server/store/postgres/store.js';
 import { appendNodes } from '../../engine/graph/append.js';
 import type { Graph } from '../../engine/graph/types.js';
 import type { Services } from '../../server/services.js';
@@ -28,8 +28,8 @@ import { lockWatcher, pausing, race } from '../helpers/races.js';
  * second runs until it is done or waits on a lock; then the first commits.
  */
 let db: Awaited<ReturnType<typeof createDatabase>>;
-let a: Store;
-let b: Store;
+let a: PostgresStore;
+let b: PostgresStore;
 let watcher: Awaited<ReturnType<typeof lockWatcher>>;
 let n = 0;
 const id = (p: string) => `${p}_${++n}`;
@@ -247,10 +247,10 @@ describe('Postgres under concurrent writers (two stores, one database)', () => {
 describe('Postgres: any number of processes starting at once', () => {
   it('four processes open a new database together: the schema is migrated once, ensure and the demo seed happen once', async () => {
     const fresh = await createDatabase('starts');
-    const stores: Store[] = [];
+    const stores: PostgresStore[] = [];
     try {
       stores.push(...(await Promise.all([1, 2, 3, 4].map(() => openPostgresStore(fresh.url, { poolSize: 3 })))));
-      const [s0] = stores as [Awaited<ReturnType<typeof openPostgresStore>>];
+      const s0 = stores[0]!;
       expect((await s0.pool.query('SELECT version, name FROM schema_migrations')).rows).toEqual([{ version: 1, name: 'schema' }]);
       const ensured = await Promise.all(stores.map((s) => s.agencies.ensure('shared', 'Shared', 3)));
       expect(new Set(ensured.map((x) => x.signingSecret)).size).toBe(1);

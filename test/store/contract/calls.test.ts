@@ -45,7 +45,7 @@ describe.each(DIALECTS)('calls, executions, run inputs, alerts, placed calls and
     const { agencyId, project, agent, campaign } = await world(s.store);
     const second = await s.store.projects.insert({ agencyId, crm: 'crm_a', locationId: unique('loc'), timezone: null, agencyName: null, active: true, status: 'live', installed: true, businessName: null });
     const times = ['2026-03-01T10:00:00.000Z', '2026-03-02T10:00:00.000Z', '2026-03-02T10:00:00.000Z', '2026-03-03T10:00:00.000Z', '2026-03-04T10:00:00.000Z'];
-    const calls = [];
+    const calls: CallRecordDoc[] = [];
     for (const [i, t] of times.entries()) {
       const callId = unique('call');
       calls.push(await s.store.calls.insert(agencyId, i === 4 ? second.id : project.id, agent.id, doc(callId, i === 3 ? 'cmp_other' : campaign.id, t, i % 2 ? 'callBack' : 'voicemail')));

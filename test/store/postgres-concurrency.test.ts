@@ -76,9 +76,9 @@ describe('Postgres under concurrent writers (two stores, one database)', () => {
     const first = pausing(a, 'workflows.write');
     const out = await race(watcher, { ...first, run: () => first.store.withTransaction((tx) => write(tx, 'first')) }, () => write(b, 'second'));
     expect(out.first.status).toBe('fulfilled');
-    expect(out.secondWaited).toBe(true);
     expect(reason(out.second)).toBeInstanceOf(StoreConflict);
     expect(reason(out.second)).toMatchObject({ reason: 'StaleVersion' });
+    expect(out.secondWaited).toBe(true);
     const stored = await a.workflows.get(agencyId, campaign.id);
     expect(stored.version).toBe(1);
     expect(await a.workflows.versions(agencyId, campaign.id)).toMatchObject([{ version: 1, summary: 'first' }]);
@@ -126,8 +126,8 @@ describe('Postgres under concurrent writers (two stores, one database)', () => {
     const first = pausing(a, 'projects.find');
     const out = await race(watcher, { ...first, run: () => patch(first.store, { businessName: 'Renamed' }) }, () => patch(b, { knowledgeBase: 'kb text' }));
     expect([out.first.status, out.second.status]).toEqual(['fulfilled', 'fulfilled']);
-    expect(out.secondWaited).toBe(true);
     expect(await a.projects.get(agencyId, project.id)).toMatchObject({ businessName: 'Renamed', knowledgeBase: 'kb text' });
+    expect(out.secondWaited).toBe(true);
   });
 
   it('campaign PATCHes of different fields at once: both kept', async () => {
@@ -208,8 +208,8 @@ describe('Postgres under concurrent writers (two stores, one database)', () => {
     const first = pausing(a, 'executions.byIdAnyAgency');
     const out = await race(watcher, { ...first, run: () => finish(first.store) }, () => finish(b));
     expect([out.first.status, out.second.status]).toEqual(['fulfilled', 'fulfilled']);
-    expect(out.secondWaited).toBe(true);
     expect((await a.alerts.list(agencyId)).filter((x) => x.kind === 'run.failed')).toHaveLength(1);
+    expect(out.secondWaited).toBe(true);
   });
 
   it('one Idempotency-Key claimed by two requests at once: one owns it, the other sees it in progress', async () => {

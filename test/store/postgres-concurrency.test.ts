@@ -36,7 +36,8 @@ const id = (p: string) => `${p}_${++n}`;
 
 beforeAll(async () => {
   db = await createDatabase('race');
-  [a, b] = await Promise.all([openPostgresStore(db.url, { checkTransactions: true }), openPostgresStore(db.url, { checkTransactions: true })]);
+  a = await openPostgresStore(db.url, { checkTransactions: true });
+  b = await openPostgresStore(db.url, { checkTransactions: true });
   watcher = await lockWatcher(inject('postgresUrl'), db.name);
 });
 afterAll(async () => {

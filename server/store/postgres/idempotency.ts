@@ -16,23 +16,21 @@ const claimOf = (r: Row): IdempotencyClaim => ({ fingerprint: r.fingerprint, sta
 export function idempotencyRepo(sql: Sql): IdempotencyRepository {
   return {
     /**
-     * Claims the key in statements that are each atomic, so two requests with one key never both
-     * own it, on any number of connections:
-     * 1. insert the claim; a racing insert waits for the other's transaction, then inserts nothing;
-     * 2. else take over an expired record in one conditional UPDATE (of two takeovers, the second
-     *    waits for the first, re-reads the row and finds it fresh);
-     * 3. else answer the record as it is now. A record released between two steps is claimed again.
+     * Claims the key in one statement, atomic however many connections race: insert the claim,
+     * or take over a record older than the retention, or leave a fresh record as it is. A racing
+     * statement waits for the other's transaction, then decides on what it committed (READ
+     * COMMITTED re-checks the takeover's condition on the row as it is then). When nothing was
+     * claimed, the record is answered as it is; one released meanwhile is claimed again.
      */
     async reserve(agencyId, key, fingerprint) {
       for (;;) {
-        const at = nowIso();
-        if ((await sql.run("INSERT INTO idempotency_keys (agency_id, idem_key, fingerprint, status, body, created_at) VALUES ($1, $2, $3, 0, '', $4) ON CONFLICT DO NOTHING", [agencyId, key, fingerprint, at])) === 1) return null;
-        const cutoff = new Date(Date.now() - RETENTION_MS).toISOString();
-        const replaced = await sql.run(
-          "UPDATE idempotency_keys SET fingerprint = $3, status = 0, body = '', created_at = $4 WHERE agency_id = $1 AND idem_key = $2 AND created_at <= $5",
-          [agencyId, key, fingerprint, at, cutoff],
+        const claimed = await sql.run(
+          `INSERT INTO idempotency_keys (agency_id, idem_key, fingerprint, status, body, created_at) VALUES ($1, $2, $3, 0, '', $4)
+           ON CONFLICT (agency_id, idem_key) DO UPDATE SET fingerprint = excluded.fingerprint, status = 0, body = '', created_at = excluded.created_at
+           WHERE idempotency_keys.created_at <= $5`,
+          [agencyId, key, fingerprint, nowIso(), new Date(Date.now() - RETENTION_MS).toISOString()],
         );
-        if (replaced === 1) return null;
+        if (claimed === 1) return null;
         const existing = await sql.one<Row>('SELECT fingerprint, status, body FROM idempotency_keys WHERE agency_id = $1 AND idem_key = $2', [agencyId, key]);
         if (existing) return claimOf(existing);
       }

@@ -11,9 +11,10 @@ const T = 'text COLLATE "C"';
  * - appointments as a timestamptz range under an exclusion constraint: two overlapping bookings of
  *   one calendar cannot both commit, whichever connection writes them (needs btree_gist);
  * - lead lists: the same partial indexes per list shape as SQLite, and trigram GIN indexes
- *   (pg_trgm) of `search` per list, for substring search; no counts table and no write-behind:
- *   counts walk the partial indexes, and GIN indexes are written with their row.
- * btree_gist and pg_trgm are trusted extensions: a database owner may create them.
+ *   (pg_trgm, with the list's keys through btree_gin) of `search` per list, for substring search;
+ *   no counts table and no write-behind: counts walk the partial indexes, and GIN indexes are
+ *   written with their row.
+ * pg_trgm, btree_gin and btree_gist are trusted extensions: a database owner may create them.
  *
  * Frozen: this SQL is what the step ran when it shipped, and imports nothing live.
  */
@@ -21,6 +22,7 @@ export const p001Schema: PgMigration = {
   name: 'schema',
   sql: `
     CREATE EXTENSION IF NOT EXISTS pg_trgm;
+    CREATE EXTENSION IF NOT EXISTS btree_gin;
     CREATE EXTENSION IF NOT EXISTS btree_gist;
 
     CREATE TABLE agencies (
@@ -371,9 +373,13 @@ export const p001Schema: PgMigration = {
     CREATE INDEX leads_step_cadence ON leads(agency_id, cadence_id, cadence_step, created_at, id) WHERE call_status IN ('scheduled','calling','callback');
     CREATE INDEX leads_parked ON leads(agency_id, created_at, id) WHERE call_status = 'waiting_for_window';
     CREATE INDEX leads_parked_campaign ON leads(agency_id, campaign_id, created_at, id) WHERE call_status = 'waiting_for_window';
-    -- Substring search of each list: trigrams of the search text, found with LIKE '%...%'.
-    CREATE INDEX leads_step_search ON leads USING gin (search gin_trgm_ops) WHERE call_status IN ('scheduled','calling','callback');
-    CREATE INDEX leads_parked_search ON leads USING gin (search gin_trgm_ops) WHERE call_status = 'waiting_for_window';
+    -- Substring search of each list: trigrams of the search text (LIKE '%...%'), in one GIN index
+    -- with the list's keys (btree_gin), so a search of one agency's step, campaign, project or
+    -- cadence intersects posting lists in the index and fetches only the rows that match.
+    CREATE INDEX leads_step_search ON leads USING gin (agency_id, cadence_step, campaign_id, project_id, cadence_id, search gin_trgm_ops)
+      WHERE call_status IN ('scheduled','calling','callback');
+    CREATE INDEX leads_parked_search ON leads USING gin (agency_id, campaign_id, project_id, cadence_id, search gin_trgm_ops)
+      WHERE call_status = 'waiting_for_window';
     CREATE INDEX leads_contact ON leads(agency_id, location_id, contact_id);
     CREATE INDEX leads_project ON leads(agency_id, project_id) WHERE live;
     CREATE INDEX leads_campaign_live ON leads(agency_id, campaign_id, cadence_step) WHERE live;

@@ -245,6 +245,29 @@ describe('Postgres under concurrent writers (two stores, one database)', () => {
   });
 });
 
+describe('Postgres lead-list counts with writers and folds on two stores at once', () => {
+  it('enrolments, moves and folds racing on both stores: every count is exact', async () => {
+    const { agencyId, project, campaign } = await world();
+    const q = (cadenceStep: number) => ({ agencyId, mode: 'pipeline' as const, cadenceStep, campaignIds: [campaign.id], limit: 1, offset: 0 });
+    const enrol = async (store: Store, k: number) => {
+      const leadId = id('lead');
+      await store.leads.insert(leadRecord({ id: leadId, agencyId, projectId: project.id, campaignId: campaign.id, contactId: id('ct'), locationId: project.locationId, fullName: 'Lee Count', phone: '+15125550000', createdAt: new Date().toISOString() }));
+      if (k % 3 === 0) await store.leads.mirror(agencyId, leadId, { callStatus: 'scheduled', cadenceStep: 1 });
+      if (k % 5 === 0) await store.leads.mirror(agencyId, leadId, { callStatus: 'completed', cadenceStep: 1 });
+      if (k % 4 === 0) await store.leadSearch.sync();
+    };
+    await Promise.all([a, b].map(async (store) => {
+      for (let k = 0; k < 60; k++) await enrol(store, k);
+    }));
+    const rows = (await a.pool.query<{ step: number; n: number }>("SELECT cadence_step AS step, count(*)::int AS n FROM leads WHERE agency_id = $1 AND call_status IN ('scheduled','calling','callback') GROUP BY cadence_step", [agencyId])).rows;
+    const want = (step: number) => rows.find((r) => r.step === step)?.n ?? 0;
+    for (const step of [0, 1]) expect((await b.leadSearch.page(q(step))).total).toBe(want(step));
+    await Promise.all([a.leadSearch.sync(), b.leadSearch.sync()]);
+    for (const step of [0, 1]) expect((await a.leadSearch.page(q(step))).total).toBe(want(step));
+    expect(want(0) + want(1)).toBe(2 * (60 - 12));
+  });
+});
+
 describe('Postgres: any number of processes starting at once', () => {
   it('four processes open a new database together: the schema is migrated once, ensure and the demo seed happen once', async () => {
     const fresh = await createDatabase('starts');

@@ -15,7 +15,7 @@ import { crmSetupRepo } from './crm-setup.js';
 import { effectsRepo, storeEffectJournal } from './effects.js';
 import { executionsRepo } from './executions.js';
 import { idempotencyRepo } from './idempotency.js';
-import { leadListSearch } from './lead-list.js';
+import { foldListCounts, leadListSearch } from './lead-list.js';
 import { leadsRepo } from './leads.js';
 import { migratePostgres, type PgUpgradeProgress } from './migrate.js';
 import { numberInventoryRepo } from './number-inventory.js';
@@ -41,6 +41,8 @@ export interface PostgresStoreOptions {
   onUpgrade?: PgUpgradeProgress;
   /** told of an error on an idle pooled connection (the pool drops it and opens another when needed) */
   onIdleError?: (err: Error) => void;
+  /** how often the lead-list counts' change rows are folded (default 1000 ms; 0: only by `leadSearch.sync`) */
+  foldEveryMs?: number;
   /**
    * Fail a call of this store made from inside one of its own open transactions (it would run on
    * another connection, outside the transaction, and could wait for the transaction's own locks).
@@ -125,6 +127,10 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
   const shared: Shared = { apiKeys: { lookups: 0 }, signatures: { prunedAt: 0 } };
   const context = opts.checkTransactions ? new AsyncLocalStorage<true>() : null;
   const root = repositories(poolSql(pool), shared);
+  // Counts read their change rows too, so a fold that waits changes no answer, only its cost.
+  let folding: Promise<unknown> = Promise.resolve();
+  const foldEvery = opts.foldEveryMs ?? 1000;
+  const folder = foldEvery > 0 ? setInterval(() => (folding = foldListCounts(poolSql(pool)).catch((err: Error) => opts.onIdleError?.(err))), foldEvery).unref() : undefined;
 
   const withTransaction: Store['withTransaction'] = (fn) => {
     if (context?.getStore()) return Promise.reject(new Error("withTransaction on the store inside its own open transaction: use the transaction's (tx.withTransaction joins it)"));
@@ -147,6 +153,8 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
       await pool.query('SELECT 1');
     },
     async close() {
+      clearInterval(folder);
+      await folding;
       await pool.end();
     },
   };

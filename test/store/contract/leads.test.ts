@@ -21,6 +21,7 @@ describe.each(DIALECTS)('leads and lead lists on %s', (dialect) => {
   const campaigns: { agencyId: string; id: string; projectId: string; locationId: string; cadenceId: string | null }[] = [];
   const leads = new Map<string, LeadRecord>();
   const agencies = [unique('ag'), unique('ag')];
+  let made = 0;
 
   beforeAll(async () => {
     for (const agencyId of agencies) {
@@ -41,7 +42,7 @@ describe.each(DIALECTS)('leads and lead lists on %s', (dialect) => {
     for (let i = 0; i < count; i++) {
       const campaign = pick(campaigns);
       const name = pick(NAMES);
-      const n = leads.size;
+      const n = made++;
       const lead = leadRecord({
         id: `lead_${Math.floor(random() * 1e9).toString(36)}_${n}`,
         agencyId: campaign.agencyId,
@@ -103,8 +104,8 @@ describe.each(DIALECTS)('leads and lead lists on %s', (dialect) => {
     return out;
   }
 
+  /** Every answer exact as it is, with no sync first: a page answers for every committed write. */
   async function expectListsExact() {
-    await s.store.leadSearch.sync();
     for (const q of queries()) {
       const got = await s.store.leadSearch.page(q);
       expect({ q, total: got.total, ids: got.leads.map((l) => l.id) }).toEqual({ q, ...expected(q) });
@@ -193,6 +194,19 @@ describe.each(DIALECTS)('leads and lead lists on %s', (dialect) => {
     expect(await s.store.leads.mirror(lead.agencyId, lead.id, { callStatus: 'scheduled', cadenceStep: 0 })).toBe(false);
     leads.delete(lead.id);
     for (const l of leads.values()) leads.set(l.id, (await s.store.leads.get(l.agencyId, l.id))!);
+    await expectListsExact();
+  });
+
+  it('sync (SQLite: the search documents written behind; Postgres: the counts\' changes folded) changes no answer', async () => {
+    await addLeads(50);
+    const ids = [...leads.keys()];
+    for (let i = 0; i < 30; i++) {
+      const lead = leads.get(pick(ids));
+      if (lead && (await s.store.leads.mirror(lead.agencyId, lead.id, { callStatus: pick(STATUSES), cadenceStep: Math.floor(random() * 3) }))) leads.set(lead.id, (await s.store.leads.get(lead.agencyId, lead.id))!);
+    }
+    // What it writes depends on what a background flush or fold did meanwhile; then there is nothing left.
+    await s.store.leadSearch.sync();
+    expect(await s.store.leadSearch.sync()).toBe(0);
     await expectListsExact();
   });
 

@@ -12,8 +12,9 @@ const T = 'text COLLATE "C"';
  *   one calendar cannot both commit, whichever connection writes them (needs btree_gist);
  * - lead lists: the same partial indexes per list shape as SQLite, and trigram GIN indexes
  *   (pg_trgm, with the list's keys through btree_gin) of `search` per list, for substring search;
- *   no counts table and no write-behind: counts walk the partial indexes, and GIN indexes are
- *   written with their row.
+ *   index entries are written with their row (nothing behind); counts of lists without a search
+ *   come from `lead_list_counts` and the change rows its triggers append (no row two writers
+ *   update at once).
  * pg_trgm, btree_gin and btree_gist are trusted extensions: a database owner may create them.
  *
  * Frozen: this SQL is what the step ran when it shipped, and imports nothing live.
@@ -381,6 +382,51 @@ export const p001Schema: PgMigration = {
     CREATE INDEX leads_parked_search ON leads USING gin (agency_id, campaign_id, project_id, cadence_id, search gin_trgm_ops)
       WHERE call_status = 'waiting_for_window';
     CREATE INDEX leads_contact ON leads(agency_id, location_id, contact_id);
+
+    -- How many leads each list holds per step, campaign, cadence and project, for the pages
+    -- without a search: counted rows (folded) plus the changes not folded yet. A write of a lead
+    -- only appends a change row (+1 / -1, by trigger, in the writer's transaction): no count row
+    -- is updated by two enrolments at once, whatever the number of processes. The store folds the
+    -- changes into the counts in the background; a count reads both, in one snapshot.
+    CREATE TABLE lead_list_counts (
+      agency_id ${T} NOT NULL,
+      list ${T} NOT NULL,
+      cadence_step integer NOT NULL,
+      campaign_id ${T} NOT NULL,
+      cadence_id ${T} NOT NULL,
+      project_id ${T} NOT NULL,
+      n bigint NOT NULL,
+      PRIMARY KEY (agency_id, list, cadence_step, campaign_id, cadence_id, project_id)
+    );
+    CREATE TABLE lead_list_count_changes (
+      agency_id ${T} NOT NULL,
+      list ${T} NOT NULL,
+      cadence_step integer NOT NULL,
+      campaign_id ${T} NOT NULL,
+      cadence_id ${T} NOT NULL,
+      project_id ${T} NOT NULL,
+      d integer NOT NULL
+    );
+    CREATE INDEX lead_list_count_changes_list ON lead_list_count_changes(agency_id, list, cadence_step);
+    CREATE FUNCTION lead_list_of(call_status text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+      AS $$ SELECT CASE WHEN call_status IN ('scheduled','calling','callback') THEN 'p' WHEN call_status = 'waiting_for_window' THEN 'w' END $$;
+    CREATE FUNCTION leads_note_list_change() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP <> 'INSERT' AND lead_list_of(OLD.call_status) IS NOT NULL THEN
+        INSERT INTO lead_list_count_changes VALUES (OLD.agency_id, lead_list_of(OLD.call_status), OLD.cadence_step, OLD.campaign_id, coalesce(OLD.cadence_id, ''), OLD.project_id, -1);
+      END IF;
+      IF TG_OP <> 'DELETE' AND lead_list_of(NEW.call_status) IS NOT NULL THEN
+        INSERT INTO lead_list_count_changes VALUES (NEW.agency_id, lead_list_of(NEW.call_status), NEW.cadence_step, NEW.campaign_id, coalesce(NEW.cadence_id, ''), NEW.project_id, 1);
+      END IF;
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER leads_list_insert_delete AFTER INSERT OR DELETE ON leads FOR EACH ROW EXECUTE FUNCTION leads_note_list_change();
+    -- Only a change of what a count depends on (a call starting, scheduled -> calling, stays in its list).
+    CREATE TRIGGER leads_list_update AFTER UPDATE OF agency_id, call_status, cadence_step, campaign_id, cadence_id, project_id ON leads FOR EACH ROW
+      WHEN (OLD.agency_id IS DISTINCT FROM NEW.agency_id OR lead_list_of(OLD.call_status) IS DISTINCT FROM lead_list_of(NEW.call_status)
+        OR OLD.cadence_step IS DISTINCT FROM NEW.cadence_step OR OLD.campaign_id IS DISTINCT FROM NEW.campaign_id
+        OR OLD.cadence_id IS DISTINCT FROM NEW.cadence_id OR OLD.project_id IS DISTINCT FROM NEW.project_id)
+      EXECUTE FUNCTION leads_note_list_change();
     CREATE INDEX leads_project ON leads(agency_id, project_id) WHERE live;
     CREATE INDEX leads_campaign_live ON leads(agency_id, campaign_id, cadence_step) WHERE live;
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the product needs on a fresh machine: npm packages, the Temporal CLI (built from
 # source with Go into .tools/bin unless one is already available), and with --test, Chromium for
-# the browser tests. Safe to re-run: each step is skipped when already done.
+# the browser tests and Postgres (the store's tests run on it too). Safe to re-run: each step is
+# skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -81,5 +82,16 @@ if (( want_test )); then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
   else
     step "Chromium: /usr/bin/chromium"
+  fi
+  # The test run makes its own throwaway cluster (initdb + pg_ctl, test/helpers/postgres-cluster.ts):
+  # only the server binaries are needed, no running service.
+  pg_bin="${PG_BIN:-$( (ls -d /usr/lib/postgresql/*/bin 2>/dev/null || true) | sort -V | tail -n 1)}"
+  if [[ -z "$pg_bin" || ! -x "$pg_bin/initdb" ]]; then
+    step "installing Debian's postgresql for the store's tests"
+    SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
+  else
+    step "Postgres: $pg_bin"
   fi
 fi

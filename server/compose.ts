@@ -3,8 +3,9 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Config } from './config.js';
 import path from 'node:path';
 import type { Store } from './store/index.js';
-import { openSqliteStore, type SqliteStoreOptions } from './store/sqlite/store.js';
+import { openSqliteStore } from './store/sqlite/store.js';
 import { describeUpgrade } from './store/sqlite/db.js';
+import { openPostgresStore } from './store/postgres/store.js';
 import type { Services } from './services.js';
 import { createEmbeddedPorts, createNumberInventory } from './adapters/embedded-ports.js';
 import { embeddedDirectory } from './adapters/embedded-directory.js';
@@ -197,12 +198,16 @@ export async function composeWorker(opts: {
 export { apiUrlOf } from './compose-url.js';
 
 /**
- * The store this process uses: SQLite in `DATA_DIR` (the embedded default). Upgrades of an
- * existing store are logged as they go.
+ * The store this process uses: the Postgres database at `DATABASE_URL` when it is set (shared by
+ * every process; its schema migrated under an advisory lock, so processes may start together),
+ * else SQLite in `DATA_DIR` (the embedded default). Upgrades of an existing store are logged as
+ * they go.
  */
-export function openStore(config: Config, logger: Logger, opts: Omit<SqliteStoreOptions, 'onUpgrade'> = {}): Store {
-  return openSqliteStore(path.join(config.dataDir, 'app.db'), {
-    ...opts,
-    onUpgrade: (e) => logger.info({ schema: e.version, migration: e.name, ms: e.ms, done: e.done, total: e.total }, describeUpgrade(e)),
-  });
+export async function openStore(config: Pick<Config, 'dataDir' | 'databaseUrl'>, logger: Logger, opts: { checkTransactions?: boolean } = {}): Promise<Store> {
+  const onUpgrade = (e: { version: number; name: string; ms?: number; done?: number; total?: number; unit?: string }) =>
+    logger.info({ schema: e.version, migration: e.name, ms: e.ms, done: e.done, total: e.total }, describeUpgrade(e));
+  if (config.databaseUrl) {
+    return openPostgresStore(config.databaseUrl, { ...opts, onUpgrade, onIdleError: (err) => logger.warn({ err }, 'a pooled Postgres connection failed while idle; the pool replaces it') });
+  }
+  return openSqliteStore(path.join(config.dataDir, 'app.db'), { ...opts, onUpgrade });
 }

@@ -6,6 +6,11 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * DATABASE_URL (postgres://user:password@host:port/database): the store is that Postgres
+   * database, shared by any number of API and worker processes. Unset: SQLite in DATA_DIR.
+   */
+  databaseUrl: string | undefined;
   /** host:port of an external Temporal frontend; unset means: start the embedded dev server. */
   temporalAddress: string | undefined;
   temporalNamespace: string;
@@ -95,6 +100,12 @@ function urlsFrom(env: NodeJS.ProcessEnv, name: string): string[] {
   return urls;
 }
 
+function databaseUrlFrom(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new Error('DATABASE_URL must be a postgres:// (or postgresql://) URL; unset it to use SQLite in DATA_DIR');
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const int = (name: string, fallback: number) => intFrom(env, name, fallback);
   const temporal = temporalTargetFromEnv(env);
@@ -102,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int('PORT', 3000),
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: databaseUrlFrom(env.DATABASE_URL),
     temporalAddress: temporal.address,
     temporalNamespace: temporal.namespace,
     temporalAccess: temporal.access,

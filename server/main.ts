@@ -27,7 +27,7 @@ async function main() {
   const ops = composeOps(config);
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   // STORE_CHECK_TRANSACTIONS=true: a store call from inside its own transaction fails loudly (as in the tests) instead of waiting.
-  const store = openStore(config, logger, { checkTransactions: process.env.STORE_CHECK_TRANSACTIONS === 'true' });
+  const store = await openStore(config, logger, { checkTransactions: process.env.STORE_CHECK_TRANSACTIONS === 'true' });
   const providers = composeProviders(config, store, logger, ops);
   const ports = providers.ports;
   const stops: (() => Promise<void>)[] = [];

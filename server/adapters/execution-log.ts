@@ -14,7 +14,8 @@ export function storeExecutionLog(store: Store, onAlert: () => void = () => {}):
       const alerted = await store.withTransaction(async (tx) => {
         const error = e.error ?? null;
         // Only a failure can raise an alert, so only a failure reads the execution (with its steps).
-        const before = e.status === 'failed' ? await tx.executions.byIdAnyAgency(e.executionId) : undefined;
+        // Locked until commit: a finish racing this one (a retried activity) reads what this one wrote.
+        const before = e.status === 'failed' ? await tx.executions.byIdAnyAgency(e.executionId, { forUpdate: true }) : undefined;
         await tx.executions.finish(e.executionId, e.status, error);
         if (!before || before.status === 'failed' || before.kind !== 'run') return false;
         const failed = [...before.steps].reverse().find((s) => s.status === 'failed');

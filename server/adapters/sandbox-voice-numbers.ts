@@ -27,7 +27,9 @@ export function sandboxNumberInventory(store: Store): NumberInventory {
             throw new PermanentPortError(`no number available${what ? ` for ${what}` : ''}`);
           }
         }
-        await tx.numberInventory.take(req.agencyId, chosen.phoneNumber);
+        // Sold between the read and now (another buyer's transaction, on a store with concurrent
+        // writers): never sold twice.
+        if (!(await tx.numberInventory.take(req.agencyId, chosen.phoneNumber))) throw new PermanentPortError(`${chosen.phoneNumber} is not available`);
         return { phoneNumber: chosen.phoneNumber, country: chosen.country };
       });
     },

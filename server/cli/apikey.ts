@@ -24,7 +24,7 @@ async function main() {
   });
   if (!values.agency) fail('--agency is required');
   const config = loadConfig();
-  const store = openStore(config, pino({ level: 'silent' }));
+  const store = await openStore(config, pino({ level: 'silent' }));
   const keys = store.apiKeys;
   switch (command) {
     case 'create': {

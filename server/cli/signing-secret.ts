@@ -23,9 +23,9 @@ async function main() {
   const { values } = parseArgs({ args: rest, options: { agency: { type: 'string' }, 'grace-seconds': { type: 'string' } } });
   if (!values.agency) fail('--agency is required');
   const config = loadConfig();
-  const store = openStore(config, pino({ level: 'silent' }));
+  const store = await openStore(config, pino({ level: 'silent' }));
   const agencies = store.agencies;
-  if (!(await agencies.get(values.agency))) fail(`no agency ${values.agency} in ${config.dataDir}`);
+  if (!(await agencies.get(values.agency))) fail(`no agency ${values.agency} in ${config.databaseUrl ? 'the database at DATABASE_URL' : config.dataDir}`);
   switch (command) {
     case 'reveal': {
       const secret = await agencies.revealSigningSecret(values.agency);

@@ -50,6 +50,8 @@ export async function updateAgencySettings(s: Services, actor: Actor, change: { 
     if (change.voicePlatform === 'vapi' && !(await hasCredentials({ credentials }, actor.agencyId, 'vapi'))) {
       throw conflict('body.voicePlatform "vapi" needs the agency\'s Vapi credentials first (PUT /api/agency/credentials/vapi)', 'CredentialsMissing');
     }
+    // Locked: two changes of different settings at once both stay.
+    await tx.agencies.lockForUpdate(actor.agencyId);
     const next: Record<string, unknown> = { ...(await tx.agencies.settings(actor.agencyId)), ...change };
     for (const [k, v] of Object.entries(next)) if (v === null) delete next[k];
     await tx.agencies.saveSettings(actor.agencyId, next as AgencySettings);

@@ -1,5 +1,5 @@
 import { SKILL_TYPES, fixedTemplateOf, legacyAgentType } from '../catalog.js';
-import type { AgentRecord, CampaignRecord, PostCallFieldRecord, Store } from '../store/index.js';
+import type { AgentRecord, CampaignRecord, PostCallFieldRecord, ReadOptions, Store } from '../store/index.js';
 import type { CreateAgentBody, PatchAgentBody } from '../../schemas/agent.js';
 import { assertProjectAccess, canAccessProject, type Actor } from './actor.js';
 import { invalid, notFound } from './errors.js';
@@ -21,8 +21,8 @@ export interface AgentView {
 
 export const agentView = async (store: Store, agent: AgentRecord): Promise<AgentView> => ({ agent, campaign: agent.campaignId ? await store.campaigns.get(agent.agencyId, agent.campaignId) : undefined });
 
-export async function loadAgent(store: Store, actor: Actor, id: string): Promise<AgentRecord> {
-  const agent = await store.agents.get(actor.agencyId, id);
+export async function loadAgent(store: Store, actor: Actor, id: string, opts?: ReadOptions): Promise<AgentRecord> {
+  const agent = await store.agents.get(actor.agencyId, id, opts);
   if (!agent) throw notFound(`agent ${id} not found`);
   assertProjectAccess(actor, agent.projectId);
   return agent;
@@ -100,7 +100,7 @@ export async function listAgents(store: Store, actor: Actor, query: { agentType?
 /** Platform-managed post-call fields are always kept. */
 export async function updateAgent(store: Store, actor: Actor, id: string, body: PatchAgentBody): Promise<AgentView> {
   return store.withTransaction(async (tx) => {
-    const agent = await loadAgent(tx, actor, id);
+    const agent = await loadAgent(tx, actor, id, { forUpdate: true });
     const { vapiAssistantId: _v, ...kept } = agent;
     const next: AgentRecord = {
       ...(body.vapiAssistantId === null ? kept : agent),

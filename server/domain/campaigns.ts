@@ -1,4 +1,4 @@
-import type { CampaignRecord, Store } from '../store/index.js';
+import type { CampaignRecord, ReadOptions, Store } from '../store/index.js';
 import type { CreateCampaignBody, PatchCampaignBody } from '../../schemas/campaign.js';
 import type { Services } from '../services.js';
 import type { Actor } from './actor.js';
@@ -9,9 +9,9 @@ import { campaignStopped, stopInBackground } from './power-dialer/dialer.js';
 import { loadProject } from './projects.js';
 import { applyTemplate, templateNamed } from './templates.js';
 
-export async function loadCampaign(store: Store, actor: Actor, locationId: string, campaignId: string): Promise<CampaignRecord> {
+export async function loadCampaign(store: Store, actor: Actor, locationId: string, campaignId: string, opts?: ReadOptions): Promise<CampaignRecord> {
   const project = await loadProject(store, actor, locationId);
-  const campaign = await store.campaigns.get(actor.agencyId, campaignId);
+  const campaign = await store.campaigns.get(actor.agencyId, campaignId, opts);
   if (!campaign || campaign.projectId !== project.id) throw notFound(`campaign ${campaignId} not found in project ${locationId}`);
   return campaign;
 }
@@ -54,7 +54,7 @@ export function createCampaign(store: Store, actor: Actor, locationId: string, b
 /** Toggling `active` starts or stops enrolment and dialling: a stopped campaign's leads leave its queue. */
 export async function updateCampaign(s: Services, actor: Actor, locationId: string, campaignId: string, body: PatchCampaignBody): Promise<CampaignRecord> {
   const { saved, stopped } = await s.store.withTransaction(async (tx) => {
-    const current = await loadCampaign(tx, actor, locationId, campaignId);
+    const current = await loadCampaign(tx, actor, locationId, campaignId, { forUpdate: true });
     const dialing = body.dialing as CampaignRecord['dialing'] | undefined;
     const agentType = body.agentType;
     await assertCampaignDialerSettings(tx, actor.agencyId, body);

@@ -3,7 +3,7 @@ import { VendorRefusedError } from '../adapters/vendor-http.js';
 import type { GohighlevelCredential } from '../providers/credentials.js';
 import { vendorFailure } from '../providers/vendor-errors.js';
 import type { Services } from '../services.js';
-import type { CampaignRecord, ProjectRecord, Store } from '../store/index.js';
+import type { CampaignRecord, ProjectRecord, ReadOptions, Store } from '../store/index.js';
 import type { CreateProjectBody, UpdateProjectBody } from '../../schemas/project.js';
 import { assertProjectAccess, canAccessProject, type Actor } from './actor.js';
 import { canonicalJson } from './canonical-json.js';
@@ -38,8 +38,8 @@ export interface ProjectView {
 export const viewOf = async (store: Store, project: ProjectRecord): Promise<ProjectView> => ({ project, campaigns: await store.campaigns.listByProject(project.agencyId, project.id) });
 
 /** Shared by every operation that names a project: another agency's project is NOT_FOUND, never FORBIDDEN. */
-export async function loadProject(store: Store, actor: Actor, idOrLocation: string): Promise<ProjectRecord> {
-  const project = await store.projects.find(actor.agencyId, idOrLocation);
+export async function loadProject(store: Store, actor: Actor, idOrLocation: string, opts?: ReadOptions): Promise<ProjectRecord> {
+  const project = await store.projects.find(actor.agencyId, idOrLocation, opts);
   if (!project) throw notFound(`project ${idOrLocation} not found`);
   assertProjectAccess(actor, project.id);
   return project;
@@ -53,8 +53,12 @@ export function assertCrmUsable(project: ProjectRecord): void {
   }
 }
 
-/** The agency's plan has room for one more live project; counted in the caller's transaction. */
+/**
+ * The agency's plan has room for one more live project; counted in the caller's transaction, under
+ * the agency's lock, so two transactions never both count the last free slot.
+ */
 async function assertSlotFree(tx: Store, agencyId: string): Promise<void> {
+  await tx.agencies.lockForUpdate(agencyId);
   const agency = (await tx.agencies.get(agencyId))!;
   if ((await tx.projects.countLive(agencyId)) >= agency.planLimit) {
     throw conflict(`the agency's plan allows ${agency.planLimit} live projects; stop one first or upgrade the plan`, 'SubAccountCapReached');
@@ -108,6 +112,9 @@ export async function connectProject(s: Services, actor: Actor, body: CreateProj
   const credential = body.credentials ? toCredential(body.credentials as CredentialBody) : null;
   const location = credential ? await verifiedLocation(s, body.locationId, credential) : null;
   return s.store.withTransaction(async (tx) => {
+    // First: connects of one agency queue here, so a location connected twice at once is one
+    // AlreadyConnected (never a key clash) and the plan slot below is counted by one at a time.
+    await tx.agencies.lockForUpdate(actor.agencyId);
     if (await tx.projects.find(actor.agencyId, body.locationId)) {
       throw conflict(`location ${body.locationId} is already connected as a project`, 'AlreadyConnected');
     }
@@ -162,7 +169,7 @@ export async function updateProject(s: Services, actor: Actor, id: string, body:
   assertWindowsUsable(callingWindowOverride, 'body.callingWindowOverride');
   if (smsCarrier === 'twilio') await assertTwilioSet(s, actor.agencyId, 'body.smsCarrier');
   const { view, stopped } = await s.store.withTransaction(async (tx) => {
-    const current = await loadProject(tx, actor, id);
+    const current = await loadProject(tx, actor, id, { forUpdate: true });
     // Spec 2.1 fields the server owns: sent back as they are (a read-modify-write client), they
     // change nothing and are accepted; sent with another value, they are refused by name, never
     // a 200 that quietly ignores them.
@@ -212,7 +219,7 @@ export async function reconnectProject(s: Services, actor: Actor, id: string, cr
   const credential = toCredential(credentials);
   const location = await verifiedLocation(s, before.locationId, credential, `the project's location ${before.locationId}`);
   const view = await s.store.withTransaction(async (tx) => {
-    const current = await loadProject(tx, actor, id);
+    const current = await loadProject(tx, actor, id, { forUpdate: true });
     const status = current.active ? 'live' : 'stopped';
     if (status === 'live' && current.status !== 'live') await assertSlotFree(tx, actor.agencyId);
     const { disconnectedReason: _d, ...rest } = current;
@@ -227,7 +234,7 @@ export async function reconnectProject(s: Services, actor: Actor, id: string, cr
 export async function deleteProject(s: Services, actor: Actor, id: string): Promise<ProjectRecord> {
   const at = new Date().toISOString();
   const { project, stopped } = await s.store.withTransaction(async (tx) => {
-    const current = await loadProject(tx, actor, id);
+    const current = await loadProject(tx, actor, id, { forUpdate: true });
     await tx.projects.save({ ...current, active: false, status: 'disconnected', installed: false, uninstalledAt: at, deletedAt: at });
     // Its campaigns stop enrolling and dialling with it.
     for (const c of await tx.campaigns.listByProject(actor.agencyId, current.id)) if (c.active) await tx.campaigns.save({ ...c, active: false });

@@ -14,7 +14,9 @@ export const DEMO_AGENCY = 'demo';
 export async function seedDemo({ store, planLimit }: { store: Store; planLimit: number }): Promise<{ adminKey: string } | undefined> {
   if (await store.agencies.get(DEMO_AGENCY)) return undefined;
   return store.withTransaction(async (repos) => {
-    await repos.agencies.ensure(DEMO_AGENCY, 'Demo Agency', planLimit);
+    // Processes starting at once on one shared store: the first to create the agency seeds it, the
+    // others find it created (Postgres makes them wait for that transaction) and seed nothing.
+    if (!(await repos.agencies.create(DEMO_AGENCY, 'Demo Agency', planLimit))) return undefined;
     const { secret } = await repos.apiKeys.create({ agencyId: DEMO_AGENCY, name: 'demo admin', role: 'agency_admin', scopes: [...SCOPES], projectIds: [] });
     const project = await repos.projects.insert({
       agencyId: DEMO_AGENCY,

@@ -177,7 +177,7 @@ export function providerRegistry(deps: RegistryDeps) {
   async function markDisconnected(agencyId: string, locationId: string, reason: string): Promise<ProjectRecord | undefined> {
     // In one transaction: concurrent refusals disconnect the project, and raise its alert, once.
     const disconnected = await store.withTransaction(async (tx) => {
-      const project = await tx.projects.find(agencyId, locationId);
+      const project = await tx.projects.find(agencyId, locationId, { forUpdate: true });
       if (!project || project.status === 'disconnected') return { project, now: false };
       const saved = await tx.projects.save({ ...project, status: 'disconnected', crm_a: null, disconnectedReason: reason });
       await tx.alerts.record(agencyId, 'project.disconnected', { projectId: saved.id, locationId: saved.locationId, businessName: saved.businessName, reason });

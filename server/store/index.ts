@@ -11,6 +11,13 @@
  * opened it refuses to be used from inside its own transaction (it would not be part of it). A
  * `withTransaction` on `tx` joins the open transaction. Keep outside I/O (a vendor, Temporal) out
  * of a transaction: it holds the writer for its whole duration.
+ *
+ * Concurrency: SQLite has one writer, so a transaction's reads stay true until it commits. On a
+ * store with concurrent writers (Postgres, READ COMMITTED) they do not by themselves: a
+ * read-modify-write reads its row with `{ forUpdate: true }`, a count that decides a write takes
+ * its agency's lock first (`agencies.lockForUpdate`), and the repositories' own compound steps
+ * (a graph write, an idempotency claim, a booking, a contact found or created by phone) are
+ * atomic on every implementation.
  */
 import type { Contact, CustomField, CustomValue, EffectJournal, CalendarInfo, Pipeline } from '../../engine/ports.js';
 import type { Graph } from '../../engine/graph/types.js';
@@ -61,8 +68,24 @@ export class StoreConflict extends Error {
   }
 }
 
+/**
+ * How a read inside a transaction holds what it read. `forUpdate`: the row is locked until the
+ * transaction ends, so a read-modify-write never loses a concurrent one (Postgres: SELECT ... FOR
+ * UPDATE; SQLite: nothing to do, its IMMEDIATE transactions already hold the one writer). Outside
+ * a transaction it changes nothing.
+ */
+export interface ReadOptions {
+  forUpdate?: boolean;
+}
+
 export interface AgenciesRepository {
   get(id: string): Promise<Agency | undefined>;
+  /**
+   * Inside a transaction: holds the agency's row until it ends, so whatever it counts and then
+   * writes for the agency (live projects against the plan, its settings) is not counted by another
+   * transaction meanwhile. SQLite: nothing to do (one writer).
+   */
+  lockForUpdate(id: string): Promise<void>;
   settings(id: string): Promise<AgencySettings>;
   saveSettings(id: string, next: AgencySettings): Promise<void>;
   /** the secrets a signed delivery may be signed with now: the current one, and during a rotation's grace period the one it replaced */
@@ -71,8 +94,10 @@ export interface AgenciesRepository {
   revealSigningSecret(id: string): Promise<string | null>;
   /** a new signing secret; the old one verifies for `graceSeconds` more */
   rotateSigningSecret(id: string, graceSeconds: number): Promise<{ secret: string; previousValidUntil: string }>;
-  /** creates the agency if it does not exist; returns it either way */
+  /** creates the agency if it does not exist; returns it either way (safe when processes race to create it) */
   ensure(id: string, name: string, planLimit: number): Promise<Agency>;
+  /** creates the agency unless it exists: undefined when it existed, or another transaction created it first */
+  create(id: string, name: string, planLimit: number): Promise<Agency | undefined>;
 }
 
 export interface ApiKeysRepository {
@@ -88,11 +113,11 @@ export interface ApiKeysRepository {
 }
 
 export interface ProjectsRepository {
-  get(agencyId: string, id: string): Promise<ProjectRecord | undefined>;
+  get(agencyId: string, id: string, opts?: ReadOptions): Promise<ProjectRecord | undefined>;
   /** by id or by CRM location id: both name a project in the spec's paths */
-  find(agencyId: string, idOrLocation: string): Promise<ProjectRecord | undefined>;
+  find(agencyId: string, idOrLocation: string, opts?: ReadOptions): Promise<ProjectRecord | undefined>;
   /** by CRM location id only */
-  atLocation(agencyId: string, locationId: string): Promise<ProjectRecord | undefined>;
+  atLocation(agencyId: string, locationId: string, opts?: ReadOptions): Promise<ProjectRecord | undefined>;
   list(agencyId: string): Promise<ProjectRecord[]>;
   countLive(agencyId: string): Promise<number>;
   insert(input: Omit<ProjectRecord, 'id' | 'createdAt' | 'updatedAt'>): Promise<ProjectRecord>;
@@ -100,14 +125,14 @@ export interface ProjectsRepository {
 }
 
 export interface AgentsRepository {
-  get(agencyId: string, id: string): Promise<AgentRecord | undefined>;
+  get(agencyId: string, id: string, opts?: ReadOptions): Promise<AgentRecord | undefined>;
   list(agencyId: string): Promise<AgentRecord[]>;
   insert(input: Omit<AgentRecord, 'id' | 'createdAt' | 'updatedAt'>): Promise<AgentRecord>;
   save(a: AgentRecord): Promise<AgentRecord>;
 }
 
 export interface CampaignsRepository {
-  get(agencyId: string, id: string): Promise<CampaignRecord | undefined>;
+  get(agencyId: string, id: string, opts?: ReadOptions): Promise<CampaignRecord | undefined>;
   listByProject(agencyId: string, projectId: string): Promise<CampaignRecord[]>;
   listByAgent(agencyId: string, agentId: string): Promise<CampaignRecord[]>;
   insert(input: Omit<CampaignRecord, 'id' | 'createdAt' | 'updatedAt'>): Promise<CampaignRecord>;
@@ -190,7 +215,7 @@ export interface ExecutionsRepository {
   stepFinished(s: { executionId: string; seq: number; nodeId: string; nodeType: string; status: string; attempt: number; input?: unknown; output?: unknown; error?: string }): Promise<void>;
   finish(id: string, status: string, error: string | null): Promise<void>;
   /** by id alone: the worker's execution log knows only the id it was given */
-  byIdAnyAgency(id: string): Promise<(Execution & { agencyId: string }) | undefined>;
+  byIdAnyAgency(id: string, opts?: ReadOptions): Promise<(Execution & { agencyId: string }) | undefined>;
   /** a run's outcome by its id alone (ids are random, unique across agencies), for metrics */
   outcomeOf(id: string): Promise<string | undefined>;
   /**
@@ -209,6 +234,11 @@ export interface CrmRepository {
   getContact(agencyId: string, locationId: string, id: string): Promise<Contact | undefined>;
   findByPhone(agencyId: string, locationId: string, phone: string): Promise<Contact | undefined>;
   createContact(agencyId: string, input: Omit<Contact, 'id' | 'tags' | 'fields'> & Partial<Pick<Contact, 'id' | 'tags' | 'fields'>>): Promise<Contact>;
+  /**
+   * The location's contact with this phone, or a new one made from `input`, atomically: calls
+   * from one new number racing each other make one contact. `created`: this call made it.
+   */
+  findOrCreateByPhone(agencyId: string, input: Omit<Contact, 'id' | 'tags' | 'fields'> & Partial<Pick<Contact, 'id' | 'tags' | 'fields'>> & { phone: string }): Promise<{ contact: Contact; created: boolean }>;
   saveContact(agencyId: string, c: Contact): Promise<void>;
   customValues(agencyId: string, locationId: string): Promise<CustomValue[]>;
   customFields(agencyId: string, locationId: string): Promise<CustomField[]>;
@@ -271,7 +301,7 @@ export interface NumberPurchasesRepository {
 }
 
 export interface CadencesRepository {
-  get(agencyId: string, id: string): Promise<CadenceRecord | undefined>;
+  get(agencyId: string, id: string, opts?: ReadOptions): Promise<CadenceRecord | undefined>;
   list(agencyId: string): Promise<CadenceRecord[]>;
   insert(input: Pick<CadenceRecord, 'agencyId' | 'name' | 'steps'>): Promise<CadenceRecord>;
   save(c: CadenceRecord): Promise<CadenceRecord>;

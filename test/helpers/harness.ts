@@ -13,6 +13,8 @@ import { composeOps, composeProviders, composeServices, composeVoice, composeWor
 import { startAlertDispatcher } from '../../server/alerts/dispatcher.js';
 import type { Db } from '../../server/store/sqlite/db.js';
 import { openSqliteStore, type SqliteStore } from '../../server/store/sqlite/store.js';
+import { openPostgresStore } from '../../server/store/postgres/store.js';
+import { createDatabase } from './postgres.js';
 import { SCOPES, type Role, type Scope } from '../../server/store/index.js';
 import { connectTemporal, type WorkflowStarter } from '../../server/temporal/client.js';
 import type { Ports, VoicePlatform } from '../../engine/ports.js';
@@ -55,8 +57,14 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-test-'));
   const dbFile = path.join(dir, 'app.db');
   if (opts.fromDb) fs.copyFileSync(opts.fromDb, dbFile);
+  // TEST_STORE=postgres: the product on a Postgres database of its own (the run's cluster), for
+  // the tests that reach the store only through the port. `h.db` and SQLite's extras are absent.
+  const onPostgres = process.env.TEST_STORE === 'postgres' && !opts.fromDb;
+  const pgDatabase = onPostgres ? await createDatabase('harness') : null;
   // A call of the store from inside its own open transaction fails the test instead of hanging it.
-  const store = openSqliteStore(dbFile, { checkTransactions: true });
+  const store = pgDatabase
+    ? ((await openPostgresStore(pgDatabase.url, { checkTransactions: true })) as unknown as SqliteStore)
+    : openSqliteStore(dbFile, { checkTransactions: true });
   const db = store.db;
   const taskQueue = `test-${process.pid}-${++counter}-${Date.now()}`;
   // Test receivers listen on loopback: the outbound guard's refusals are tested with this turned off.
@@ -151,6 +159,7 @@ export async function createHarness(opts: { temporal?: boolean; /** false: no in
       await stopWorker();
       await temporal?.close();
       await store.close();
+      await pgDatabase?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

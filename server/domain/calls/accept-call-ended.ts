@@ -63,15 +63,18 @@ export async function acceptCallEnded(s: Services, agencyId: string, event: Call
     const fresh = await tx.calls.recordEvent(agencyId, c.callId, 'call.ended', signature);
     if (!fresh) return { duplicate: true as const };
     const workflowId = postCallWorkflowId(agencyId, c.callId);
-    const found = realCrm
-      ? realContact
-      : (c.contactId && (await tx.crm.getContact(agencyId, project.locationId, c.contactId))) || (await tx.crm.findByPhone(agencyId, project.locationId, c.phoneNumber));
-    const contact =
-      found ??
-      (realCrm
-        ? // No CRM contact has this phone: the call is kept; its run's first action says so.
-          ({ id: c.contactId ?? `unknown:${c.phoneNumber}`, locationId: project.locationId, phone: c.phoneNumber, tags: [], fields: {} } satisfies Contact)
-        : await tx.crm.createContact(agencyId, { locationId: project.locationId, phone: c.phoneNumber, fullName: c.leadName ?? '', ...(c.contactId && { id: c.contactId }) }));
+    let contact: Contact;
+    let created = false;
+    if (realCrm) {
+      // No CRM contact has this phone: the call is kept; its run's first action says so.
+      contact = realContact ?? ({ id: c.contactId ?? `unknown:${c.phoneNumber}`, locationId: project.locationId, phone: c.phoneNumber, tags: [], fields: {} } satisfies Contact);
+    } else {
+      const byId = c.contactId ? await tx.crm.getContact(agencyId, project.locationId, c.contactId) : undefined;
+      // Found or created atomically: two calls from one new number make one contact.
+      ({ contact, created } = byId
+        ? { contact: byId, created: false }
+        : await tx.crm.findOrCreateByPhone(agencyId, { locationId: project.locationId, phone: c.phoneNumber, fullName: c.leadName ?? '', ...(c.contactId && { id: c.contactId }) }));
+    }
     const meta = OUTCOMES[outcome];
     const dateTime = new Date(c.dateTime).toISOString();
     const record = await tx.calls.insert(agencyId, project.id, agent.id, {
@@ -126,7 +129,7 @@ export async function acceptCallEnded(s: Services, agencyId: string, event: Call
       effectScope: workflowId,
     };
     await tx.runInputs.put(agencyId, workflowId, input);
-    return { duplicate: false as const, workflowId, input, createdContactId: found || realCrm ? null : contact.id };
+    return { duplicate: false as const, workflowId, input, createdContactId: created ? contact.id : null };
   });
 
   let workflowId: string;

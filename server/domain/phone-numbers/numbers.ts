@@ -1,4 +1,4 @@
-import type { CampaignRecord, OwnedNumber, Store } from '../../store/index.js';
+import type { CampaignRecord, OwnedNumber, ReadOptions, Store } from '../../store/index.js';
 import type { Services } from '../../services.js';
 import { assertProjectAccess, type Actor } from '../actor.js';
 import { conflict, notFound } from '../errors.js';
@@ -12,8 +12,8 @@ export function assertNotLastNumber(campaign: CampaignRecord, nextNumbers: reado
 }
 
 /** A campaign a number may go on; one of a deleted (hidden) project is gone with it (spec 3.1). */
-export async function campaignForNumbers(store: Store, actor: Actor, campaignId: string): Promise<CampaignRecord> {
-  const campaign = await store.campaigns.get(actor.agencyId, campaignId);
+export async function campaignForNumbers(store: Store, actor: Actor, campaignId: string, opts?: ReadOptions): Promise<CampaignRecord> {
+  const campaign = await store.campaigns.get(actor.agencyId, campaignId, opts);
   if (!campaign || !(await store.projects.get(actor.agencyId, campaign.projectId))) throw notFound(`campaign ${campaignId} not found`);
   assertProjectAccess(actor, campaign.projectId);
   return campaign;
@@ -35,7 +35,7 @@ export async function buyNumber(s: Services, actor: Actor, idempotencyKey: strin
 export async function assignNumber(store: Store, actor: Actor, number: string, campaignId: string): Promise<OwnedNumber> {
   return store.withTransaction(async (tx) => {
     const owned = await ownedNumber(tx, actor, number);
-    const campaign = await campaignForNumbers(tx, actor, campaignId);
+    const campaign = await campaignForNumbers(tx, actor, campaignId, { forUpdate: true });
     if (!campaign.fromNumbers.includes(owned.phoneNumber)) await tx.campaigns.save({ ...campaign, fromNumbers: [...campaign.fromNumbers, owned.phoneNumber] });
     return owned;
   });
@@ -51,7 +51,7 @@ export async function registerNumber(store: Store, actor: Actor, number: string,
 export async function unassignNumber(store: Store, actor: Actor, number: string, campaignId: string): Promise<OwnedNumber> {
   const owned = await ownedNumber(store, actor, number);
   await store.withTransaction(async (tx) => {
-    const campaign = await campaignForNumbers(tx, actor, campaignId);
+    const campaign = await campaignForNumbers(tx, actor, campaignId, { forUpdate: true });
     if (!campaign.fromNumbers.includes(owned.phoneNumber)) throw notFound(`${owned.phoneNumber} is not assigned to campaign ${campaign.id}`);
     const next = campaign.fromNumbers.filter((n) => n !== owned.phoneNumber);
     assertNotLastNumber(campaign, next);

@@ -67,7 +67,7 @@ export function numberPurchasing(deps: NumberPurchasingDeps): NumberPurchasing {
   /** The campaign gets the number (kept once), in the same transaction as `then` (the purchase's end). */
   const assign = <T>(agencyId: string, campaignId: string, phoneNumber: string, then: (tx: Store) => Promise<T>) =>
     store.withTransaction(async (tx) => {
-      const campaign = await tx.campaigns.get(agencyId, campaignId);
+      const campaign = await tx.campaigns.get(agencyId, campaignId, { forUpdate: true });
       if (!campaign) throw new DomainError('NOT_FOUND', `campaign ${campaignId} not found; ${phoneNumber} stays the agency's number, to assign elsewhere`);
       if (!campaign.fromNumbers.includes(phoneNumber)) await tx.campaigns.save({ ...campaign, fromNumbers: [...campaign.fromNumbers, phoneNumber] });
       return then(tx);

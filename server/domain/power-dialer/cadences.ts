@@ -1,11 +1,11 @@
-import type { CadenceRecord, Store } from '../../store/index.js';
+import type { CadenceRecord, ReadOptions, Store } from '../../store/index.js';
 import type { CreateCadenceBody, PatchCadenceBody } from '../../../schemas/cadence.js';
 import { notFound } from '../errors.js';
 import { assertStepsUsable } from './windows.js';
 
 /** The agency's saved cadences (spec 4.6): ordered call attempts, each a delay and an optional window. */
-export async function loadCadence(store: Store, agencyId: string, id: string): Promise<CadenceRecord> {
-  const c = await store.cadences.get(agencyId, id);
+export async function loadCadence(store: Store, agencyId: string, id: string, opts?: ReadOptions): Promise<CadenceRecord> {
+  const c = await store.cadences.get(agencyId, id, opts);
   if (!c) throw notFound(`cadence ${id} not found`);
   return c;
 }
@@ -19,7 +19,7 @@ export function createCadence(store: Store, agencyId: string, body: CreateCadenc
 export function updateCadence(store: Store, agencyId: string, id: string, body: PatchCadenceBody): Promise<CadenceRecord> {
   if (body.steps) assertStepsUsable(body.steps);
   return store.withTransaction(async (tx) => {
-    const current = await loadCadence(tx, agencyId, id);
+    const current = await loadCadence(tx, agencyId, id, { forUpdate: true });
     return tx.cadences.save({ ...current, ...(body.name !== undefined && { name: body.name }), ...(body.steps !== undefined && { steps: [...body.steps] }) });
   });
 }

@@ -42,11 +42,17 @@ export function agenciesRepo(db: Db): Sync<AgenciesRepository> {
   const insert = db.prepare(
     'INSERT INTO agencies (id, name, plan_limit, signing_secret, created_at) VALUES (@id, @name, @planLimit, @signingSecret, @createdAt)',
   );
+  const insertNew = db.prepare(
+    'INSERT INTO agencies (id, name, plan_limit, signing_secret, created_at) VALUES (@id, @name, @planLimit, @signingSecret, @createdAt) ON CONFLICT (id) DO NOTHING',
+  );
+  const fresh = (id: string, name: string, planLimit: number): Agency => ({ id, name, planLimit, signingSecret: newSigningSecret(), createdAt: nowIso() });
   return {
     get(id: string): Agency | undefined {
       const r = get.get(id);
       return r ? fromRow(r) : undefined;
     },
+    /** Nothing to hold: SQLite's IMMEDIATE transactions already keep every other writer out. */
+    lockForUpdate(): void {},
     settings(id: string): AgencySettings {
       const r = settings.get(id);
       return r ? (JSON.parse(r.settings) as AgencySettings) : {};
@@ -79,15 +85,14 @@ export function agenciesRepo(db: Db): Sync<AgenciesRepository> {
     ensure(id: string, name: string, planLimit: number): Agency {
       const existing = get.get(id);
       if (existing) return fromRow(existing);
-      const agency: Agency = {
-        id,
-        name,
-        planLimit,
-        signingSecret: newSigningSecret(),
-        createdAt: nowIso(),
-      };
+      const agency = fresh(id, name, planLimit);
       insert.run(agency);
       return agency;
+    },
+    /** Creates the agency unless it exists; undefined when it existed. */
+    create(id: string, name: string, planLimit: number): Agency | undefined {
+      const agency = fresh(id, name, planLimit);
+      return insertNew.run(agency).changes === 1 ? agency : undefined;
     },
   };
 }

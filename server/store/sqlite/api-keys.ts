@@ -1,7 +1,8 @@
 import type { ApiKeysRepository } from '../index.js';
 import type { Sync } from './sync.js';
 import { isActive, type ApiKey, type Role, type Scope } from '../records.js';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashKey } from '../shared.js';
 import type { Db } from './db.js';
 import { newId, nowIso } from '../../ids.js';
 import { parseJson } from './db.js';
@@ -41,11 +42,7 @@ const fromRow = (r: Row): ApiKey => ({
 /** How many presented secrets' lookups are kept (each entry is one key record). */
 const CACHE_LIMIT = 10_000;
 
-/**
- * Keys carry 32 random bytes, so a plain SHA-256 is a sufficient one-way store: there is nothing
- * to brute-force that a slow KDF would protect.
- */
-export const hashKey = (secret: string) => createHash('sha256').update(secret).digest('hex');
+export { hashKey };
 
 export function apiKeysRepo(db: Db): Sync<ApiKeysRepository> {
   const byHash = db.prepare<[string], Row>('SELECT * FROM api_keys WHERE hash = ?');

@@ -37,6 +37,15 @@ export function crmRepo(db: Db): Sync<CrmRepository> {
   const saveContact = (agencyId: string, c: Contact) =>
     upsert.run({ id: c.id, agencyId, locationId: c.locationId, phone: c.phone ?? null, doc: JSON.stringify(c), updatedAt: nowIso() });
 
+  // One transaction (a savepoint inside the caller's): another process on the same file cannot slip a contact in between.
+  const findOrCreate = db.transaction((agencyId: string, input: Omit<Contact, 'id' | 'tags' | 'fields'> & Partial<Pick<Contact, 'id' | 'tags' | 'fields'>> & { phone: string }) => {
+    const r = byPhone.get(agencyId, input.locationId, input.phone);
+    if (r) return { contact: parseJson<Contact>(r.doc, 'crm_contacts.doc'), created: false };
+    const contact: Contact = { tags: [], fields: {}, ...input, id: input.id ?? newId('ct') };
+    saveContact(agencyId, contact);
+    return { contact, created: true };
+  });
+
   return {
     getContact(agencyId: string, locationId: string, id: string): Contact | undefined {
       const r = getContact.get(agencyId, locationId, id);
@@ -52,6 +61,7 @@ export function crmRepo(db: Db): Sync<CrmRepository> {
       return c;
     },
     saveContact,
+    findOrCreateByPhone: (agencyId: string, input: Omit<Contact, 'id' | 'tags' | 'fields'> & Partial<Pick<Contact, 'id' | 'tags' | 'fields'>> & { phone: string }) => findOrCreate.immediate(agencyId, input),
     customValues(agencyId: string, locationId: string): CustomValue[] {
       return values.all(agencyId, locationId).map((v) => ({
         id: v.id,

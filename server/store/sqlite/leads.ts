@@ -6,6 +6,7 @@ import type { Db } from './db.js';
 import { parseJson } from './db.js';
 import { nowIso } from '../../ids.js';
 import type { LeadSearchWriter } from './lead-search-flush.js';
+import { searchText } from '../shared.js';
 
 export interface Row {
   id: string;
@@ -61,10 +62,7 @@ export const fromRow = (r: Row): LeadRecord => ({
   updatedAt: r.updated_at,
 });
 
-/** The text `search` matches: names, email and phone (also its bare digits), lowercased. */
-export function searchText(l: Pick<LeadRecord, 'firstName' | 'fullName' | 'email' | 'phone'>): string {
-  return [l.firstName, l.fullName, l.email, l.phone, l.phone.replace(/\D/g, '')].join(' ').toLowerCase();
-}
+export { searchText };
 
 export const COLUMNS = `id, agency_id, project_id, campaign_id, contact_id, queue_id, cadence_id, cadence_step, call_status,
   next_call_time, timezone, first_name, full_name, email, phone, live, caller_preference, tags, location_id,

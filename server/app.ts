@@ -199,7 +199,7 @@ export function createApp(s: Services): Koa {
   app.use(metricsEndpoint(s, { dedicatedListener: false }));
   app.use(errorEnvelope());
   app.use(authenticate(s.store.apiKeys));
-  app.use(rateLimit({ points: s.config.rateLimitPoints, windowSeconds: s.config.rateLimitWindowSeconds }));
+  app.use(rateLimit({ points: s.config.rateLimitPoints, windowSeconds: s.config.rateLimitWindowSeconds, limiter: s.rateLimiter }));
   app.use(
     forBodies([
       watchUtf8(),

@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { Store } from './store/index.js';
 import { openSqliteStore } from './store/sqlite/store.js';
 import { describeUpgrade } from './store/sqlite/db.js';
-import { openPostgresStore } from './store/postgres/store.js';
+import { openPostgresStore, type PostgresStore } from './store/postgres/store.js';
+import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Services } from './services.js';
 import { createEmbeddedPorts, createNumberInventory } from './adapters/embedded-ports.js';
 import { embeddedDirectory } from './adapters/embedded-directory.js';
@@ -162,7 +163,22 @@ export function composeServices(parts: { config: Config; store: Store; providers
     metrics: providers.ops.metrics,
     tracing: providers.ops.tracing,
     outbound: outboundClient({ allowPrivate: parts.config.outboundAllowPrivate }),
+    rateLimiter: composeRateLimiter(parts.config, parts.store),
   };
+}
+
+/**
+ * The per-key rate limit's counters: in this process's memory on the embedded store (one API
+ * process per SQLite file), in Postgres on a shared store, so every API process counts against
+ * one limit (`rate_limits`, Postgres migration 002). If Postgres does not answer, each process
+ * falls back to its own memory counters rather than refusing or admitting every request.
+ */
+export function composeRateLimiter(config: Pick<Config, 'rateLimitPoints' | 'rateLimitWindowSeconds'>, store: Store): RateLimiterAbstract {
+  const opts = { points: config.rateLimitPoints, duration: config.rateLimitWindowSeconds, keyPrefix: 'api' };
+  const memory = new RateLimiterMemory(opts);
+  const pool = (store as Partial<PostgresStore>).pool;
+  if (!pool) return memory;
+  return new RateLimiterPostgres({ ...opts, storeClient: pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true, insuranceLimiter: memory });
 }
 
 /**

@@ -154,3 +154,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE === 'true',
   };
 }
+
+/**
+ * With `DATABASE_URL` the store is shared by processes on other machines, so nothing they must agree
+ * on may come from this machine: what a process of this role would be missing, each with why
+ * (empty: it may start).
+ */
+export function sharedStoreProblems(config: Config, role: 'all' | 'server' | 'worker'): string[] {
+  if (!config.databaseUrl) return [];
+  const problems: string[] = [];
+  if (!config.credentialsKey) {
+    problems.push('CREDENTIALS_KEY is required with DATABASE_URL: every process must seal and open vendor credentials with the same key (a key generated into this DATA_DIR would be this machine\'s alone)');
+  }
+  if (!config.temporalAddress) {
+    problems.push('TEMPORAL_ADDRESS is required with DATABASE_URL: the processes sharing the store must share a Temporal cluster (the embedded dev server keeps its state in this DATA_DIR)');
+  }
+  if (role === 'worker' && config.apiUrls.length === 0 && !config.publicUrl) {
+    problems.push('API_URL (or PUBLIC_URL) is required for a worker with DATABASE_URL: where the sandbox voice platform reports the end of the calls it places');
+  }
+  return problems;
+}

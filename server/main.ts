@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Server } from 'node:http';
-import { loadConfig } from './config.js';
+import { loadConfig, sharedStoreProblems } from './config.js';
 import { createLogger, flushLogs } from './logger.js';
 import { createApp, createOpsApp, listen } from './app.js';
 import { connectTemporal } from './temporal/client.js';
@@ -19,6 +19,8 @@ type Role = 'all' | 'server' | 'worker';
 async function main() {
   const role = (process.argv.find((a) => a.startsWith('--role='))?.slice(7) ?? 'all') as Role;
   const config = loadConfig();
+  const problems = sharedStoreProblems(config, role);
+  if (problems.length > 0) throw new Error(`cannot start with a shared store:\n- ${problems.join('\n- ')}`);
   // Where the sandbox voice platform reports call ends: an API process, this one (or for a worker
   // on its own, PUBLIC_URL, else the API on this host) unless API_URL says.
   const reportTo = config.apiUrls.length > 0 ? config.apiUrls : role === 'worker' && config.publicUrl ? [config.publicUrl] : [apiUrlOf(config)];

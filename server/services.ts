@@ -1,3 +1,4 @@
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Store } from './store/index.js';
@@ -32,4 +33,6 @@ export interface Services {
   tracing: Tracing;
   /** the guarded client for addresses a tenant chose: saving such a URL asks it first */
   outbound: Outbound;
+  /** the per-key request counters (server/compose.ts: process memory, or Postgres on a shared store) */
+  rateLimiter: RateLimiterAbstract;
 }

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from './errors.js';
 import type { Caller } from './request-context.js';
 
@@ -12,12 +12,13 @@ export interface RateLimitOptions {
 export const rateLimitPolicy = (opts: RateLimitOptions) => `"default";q=${opts.points};w=${opts.windowSeconds}`;
 
 /**
- * Per API key (per client address for the unauthenticated paths), fixed window, in process
- * memory: one API server per SQLite file is the deployment model, so one memory is the truth.
- * Headers follow the IETF RateLimit fields draft, so clients can pace themselves before a 429.
+ * Per API key (per client address for the unauthenticated paths), fixed window, counted by
+ * `limiter` (server/compose.ts: this process's memory on the embedded store, Postgres when the
+ * store is shared, so several API processes hold one limit). Headers follow the IETF RateLimit
+ * fields draft, so clients can pace themselves before a 429.
  */
-export function rateLimit(opts: RateLimitOptions): Middleware {
-  const limiter = new RateLimiterMemory({ points: opts.points, duration: opts.windowSeconds });
+export function rateLimit(opts: RateLimitOptions & { limiter: RateLimiterAbstract }): Middleware {
+  const { limiter } = opts;
   const policy = rateLimitPolicy(opts);
   return async function rateLimitMiddleware(ctx, next) {
     // Call events come from the voice platform and must never be shed here: losing one loses a call.

@@ -1,9 +1,9 @@
 /**
  * Lead lists on Postgres at 1,000,000 leads: p50 / p99 of one page (count + rows, as the route
  * runs it) through the Postgres store's repository, the same shapes and data as bench/lead-list.ts
- * measures on SQLite, each with the plans Postgres chose. Not part of `npm run bench` (yet): run it
- * alone; it makes its own throwaway cluster (test/helpers/postgres-cluster.ts) unless BENCH_PG_URL
- * names a database.
+ * measures on SQLite, each with the plans Postgres chose. Part of `npm run bench`, or alone; it
+ * makes its own throwaway cluster (test/helpers/postgres-cluster.ts) unless BENCH_PG_URL names a
+ * database.
  *
  *   npx tsx bench/lead-list-postgres.ts     # BENCH_LEADS=1000000 BENCH_ITERATIONS=200
  */

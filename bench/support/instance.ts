@@ -8,7 +8,8 @@ import { createApp, listen } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { createLogger, logDestination } from '../../server/logger.js';
 import { composeProviders, composeServices, composeVoice, composeWorker } from '../../server/compose.js';
-import { openSqliteStore } from '../../server/store/sqlite/store.js';
+import { openSqliteStore, type SqliteStore } from '../../server/store/sqlite/store.js';
+import { openPostgresStore } from '../../server/store/postgres/store.js';
 import { SCOPES } from '../../server/store/index.js';
 import { connectTemporal } from '../../server/temporal/client.js';
 import { startDevServer } from '../../server/temporal/launcher.js';
@@ -22,12 +23,14 @@ try {
 /**
  * The product as `npm start` runs it (embedded Temporal, in-process worker), on a temp store.
  * `requestLog`: log at info as main does (one line per request), into a file in the temp dir
- * through the same kind of pino destination main's stdout gets; otherwise silent.
+ * through the same kind of pino destination main's stdout gets; otherwise silent. `postgresUrl`:
+ * the store is that (empty) Postgres database instead of SQLite (`db` is then SQLite's only).
  */
-export async function startInstance(opts: { temporal?: boolean; requestLog?: boolean } = {}) {
+export async function startInstance(opts: { temporal?: boolean; requestLog?: boolean; postgresUrl?: string } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-  const store = openSqliteStore(path.join(dir, 'app.db'));
-  const db = store.db;
+  const store = opts.postgresUrl ? await openPostgresStore(opts.postgresUrl) : openSqliteStore(path.join(dir, 'app.db'));
+  /** the SQLite connection (benchmarks of the SQLite store only) */
+  const db = (store as SqliteStore).db;
   const level = opts.requestLog ? 'info' : 'silent';
   const config = { ...loadConfig({}), dataDir: dir, logLevel: level, rateLimitPoints: 10_000_000, defaultPlanLimit: 1000 };
   const logger = opts.requestLog ? createLogger(level, logDestination(path.join(dir, 'app.log'))) : createLogger('silent');

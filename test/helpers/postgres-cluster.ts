@@ -14,6 +14,8 @@ export interface PostgresCluster {
   /** the superuser's URL of the `postgres` database */
   url: string;
   port: number;
+  /** the cluster's data directory (its `postmaster.pid` names the server process) */
+  dataDir: string;
   stop(): void;
 }
 
@@ -45,6 +47,7 @@ export async function startPostgresCluster(opts: { settings?: Record<string, str
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    dataDir: data,
     stop() {
       if (stopped) return;
       stopped = true;

@@ -36,6 +36,8 @@ export interface TemporalServer {
   namespace: string;
   /** the environment a product process needs to reach it (address, namespace, mTLS files) */
   env: Record<string, string>;
+  /** the server's process id (benchmarks read its CPU time) */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -162,5 +164,5 @@ export async function startTemporalServer(opts: { pg: PostgresTarget; dir: strin
     }
   }
   await conn.close();
-  return { address, namespace, env, stop };
+  return { address, namespace, env, pid: child.pid!, stop };
 }

@@ -3,7 +3,7 @@
 //   may not reach Node built-ins, the store, ajv or the server, and may not drop a promise.
 // - The layers (docs/architecture.md): engine knows nothing of the server; routes call the domain,
 //   the domain calls the store's port; nothing under store or domain knows HTTP; adapters import no
-//   route; no import cycles anywhere.
+//   route; no import cycles anywhere; no database driver outside server/store (SQL lives there).
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 import { importX } from 'eslint-plugin-import-x';
@@ -21,7 +21,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [...builtinModules, ...builtinModules.map((m) => `node:${m}`), 'better-sqlite3', 'ajv', 'luxon/src/settings'].map((name) => ({
+          paths: [...builtinModules, ...builtinModules.map((m) => `node:${m}`), 'better-sqlite3', 'pg', 'ajv', 'luxon/src/settings'].map((name) => ({
             name,
             message: 'workflow code must be deterministic: no Node built-ins, store or validator',
           })),
@@ -69,6 +69,21 @@ export default tseslint.config(
             layer('./server/store', './server/domain', 'the store is below the domain'),
             layer('./server/adapters', './server/routes', 'adapters import no routes: shared logic belongs in server/domain or the port'),
           ],
+        },
+      ],
+    },
+  },
+  {
+    // SQL and transactions live under server/store: no other server or engine module may reach a
+    // database driver (workflow code has its own, stricter list above).
+    files: ['server/**/*.ts', 'engine/**/*.ts'],
+    ignores: ['server/store/**', 'engine/workflows/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['better-sqlite3', 'pg', 'pg-pool'].map((name) => ({ name, message: 'SQL lives under server/store: call a repository of the port (server/store/index.ts)' })),
+          patterns: [{ group: ['pg/*'], message: 'SQL lives under server/store: call a repository of the port (server/store/index.ts)' }],
         },
       ],
     },

@@ -37,6 +37,8 @@ describe('lint', () => {
     ['the store knowing HTTP', 'server/store/sqlite/agents.ts', "import { AppError } from '../../http/errors.js';\nvoid AppError;", 'import-x/no-restricted-paths'],
     ['an adapter importing a route', 'server/adapters/embedded-crm.ts', "import { agentRoutes } from '../routes/agents.js';\nvoid agentRoutes;", 'import-x/no-restricted-paths'],
     ['the engine importing the server', 'engine/graph/walk.ts', "import { loadConfig } from '../../server/config.js';\nvoid loadConfig;", 'import-x/no-restricted-paths'],
+    ['an adapter reaching SQLite itself', 'server/adapters/embedded-crm.ts', "import Database from 'better-sqlite3';\nvoid Database;", 'no-restricted-imports'],
+    ['the domain reaching Postgres itself', 'server/domain/agents.ts', "import pg from 'pg';\nvoid pg;", 'no-restricted-imports'],
     ['an import cycle', 'server/domain/errors.ts', "import { loadProject } from './projects.js';\nvoid loadProject;", 'import-x/no-cycle'],
   ])('%s fails the lint', async (_what, file, extra, rule) => {
     expect(await violations(file, extra, rule)).not.toEqual([]);

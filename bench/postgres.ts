@@ -18,7 +18,6 @@
  * of process (/proc, 10 ms ticks; a cluster's time is its postmaster's, its live backends' and the
  * exited backends' it reaped). These are the costs docs/deploy.md's capacity model is built from.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,13 +28,13 @@ import { postCallWorkflowId } from '../engine/workflows/post-call-types.js';
 import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../server/domain/event-signature.js';
 import { openPostgresStore } from '../server/store/postgres/store.js';
 import { SCOPES } from '../server/store/index.js';
-import { freePort } from '../server/temporal/launcher.js';
 import { alternate, cpuMs, emit, median, paired, percentile, ROUNDS, spreadOf } from './figures.js';
 import { httpPoster, type HttpPoster } from './support/http-post.mjs';
 import { load, type Load } from './support/load.js';
 import { seedCampaign, startInstance, type Instance } from './support/instance.js';
 import { startPostgresCluster, type PostgresCluster } from '../test/helpers/postgres-cluster.js';
 import { startTemporalServer, TEMPORAL_SERVER } from '../test/helpers/temporal-server.js';
+import { startProductProcess, type ProductProcess } from '../test/helpers/product-process.js';
 
 const N = Number(process.env.BENCH_CALLS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -43,7 +42,6 @@ const RATE = 10;
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const CONTACTS = 200;
-const ROOT = path.resolve(import.meta.dirname, '..');
 const AGAINST = 'the same product on SQLite (embedded default), same process shape, same rounds';
 const log = (s: string) => process.stderr.write(`[postgres] ${s}\n`);
 /** A production server's durability (the test clusters turn it off for speed): every commit flushed. */
@@ -206,12 +204,6 @@ async function storeFigures(cluster: PostgresCluster) {
   }
 }
 
-interface Proc {
-  child: ChildProcess;
-  url?: string;
-  out: string[];
-}
-
 /** Part 2: an API process and a worker process on Postgres and the real Temporal server. */
 async function topologyFigures(cluster: PostgresCluster) {
   if (!fs.existsSync(TEMPORAL_SERVER)) {
@@ -220,39 +212,23 @@ async function topologyFigures(cluster: PostgresCluster) {
   }
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-topology-'));
   const temporalPg = await startPostgresCluster({ settings: DURABLE });
-  const procs: Proc[] = [];
+  const procs: ProductProcess[] = [];
   let temporal: Awaited<ReturnType<typeof startTemporalServer>> | undefined;
   let connection: Connection | undefined;
   try {
     temporal = await startTemporalServer({ pg: { host: '127.0.0.1', port: temporalPg.port, user: 'postgres' }, dir: path.join(work, 'temporal') });
     const dbUrl = await createDatabase(cluster, 'bench_topology');
-    const start = async (role: 'server' | 'worker', env: Record<string, string>): Promise<Proc> => {
-      const port = role === 'server' ? await freePort() : 0;
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts'), `--role=${role}`], {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: fs.mkdtempSync(path.join(work, `${role}-`)), HOST: '127.0.0.1', PORT: String(port),
-          DATABASE_URL: dbUrl, CREDENTIALS_KEY: credentialsKey, ...temporal!.env, TEMPORAL_TASK_QUEUE: 'bench', LOG_LEVEL: 'info', LOG_FORMAT: 'json',
-          SEED_DEMO: 'false', RATE_LIMIT_POINTS: '100000000', ...env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const credentialsKey = randomBytes(32).toString('hex');
+    const start = async (role: 'server' | 'worker', env: Record<string, string>) => {
+      const proc = await startProductProcess({
+        name: role,
+        role,
+        dir: work,
+        env: { DATABASE_URL: dbUrl, CREDENTIALS_KEY: credentialsKey, ...temporal!.env, TEMPORAL_TASK_QUEUE: 'bench', LOG_LEVEL: 'info', LOG_FORMAT: 'json', SEED_DEMO: 'false', RATE_LIMIT_POINTS: '100000000', ...env },
       });
-      const proc: Proc = { child, out: [], ...(role === 'server' && { url: `http://127.0.0.1:${port}` }) };
       procs.push(proc);
-      const ready = role === 'server' ? 'API on http' : '"msg":"worker running"';
-      await new Promise<void>((resolve, reject) => {
-        const take = (d: Buffer) => {
-          // Only the start-up lines are kept: the request log of a run is not needed here.
-          if (proc.out.length < 200) proc.out.push(String(d));
-          if (proc.out.join('').includes(ready)) resolve();
-        };
-        child.stdout!.on('data', take);
-        child.stderr!.on('data', take);
-        child.once('exit', (code) => reject(new Error(`${role} exited (${code}):\n${proc.out.join('').slice(-3000)}`)));
-      });
       return proc;
     };
-    const credentialsKey = randomBytes(32).toString('hex');
     const api = await start('server', {});
     const worker = await start('worker', { API_URL: api.url! });
     const store = await openPostgresStore(dbUrl, { poolSize: 2 });
@@ -293,13 +269,7 @@ async function topologyFigures(cluster: PostgresCluster) {
     for (const k of Object.keys(kinds) as Kind[]) fig(`topology.cpu_ms_per_call.${k}`, rounds.map((r) => r.cpu[k]), 'ms', `CPU time (user + system) of ${who[k]} per post-call run`);
     fig('topology.cpu_ms_per_call.total', rounds.map((r) => Object.values(r.cpu).reduce((a, b) => a + b, 0)), 'ms', 'CPU time of every process per post-call run: what the capacity model in docs/deploy.md divides by');
   } finally {
-    for (const p of procs) {
-      if (p.child.exitCode === null && p.child.signalCode === null) {
-        const gone = new Promise((r) => p.child.once('exit', r));
-        p.child.kill('SIGTERM');
-        await gone;
-      }
-    }
+    for (const p of procs) await p.stop('SIGTERM');
     await connection?.close();
     await temporal?.stop();
     temporalPg.stop();

@@ -8,14 +8,12 @@
  * API is refused by the other within a second; the rate limit is one limit; an enrolment burst
  * split across both APIs enrols each contact once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../server/temporal/launcher.js';
 import { AGENCY_HEADER, SIGNATURE_HEADER, signPayload } from '../../server/domain/event-signature.js';
 import { postCallWorkflowId } from '../../engine/workflows/post-call-types.js';
 import { leadWorkflowId } from '../../engine/workflows/lead-cadence-types.js';
@@ -25,18 +23,12 @@ import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-
 import { startTemporalServer, type TemporalServer } from '../helpers/temporal-server.js';
 import { callEnded } from '../helpers/events.js';
 import { until } from '../helpers/processes.js';
+import { startProductProcess, type ProductProcess } from '../helpers/product-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const EVENTS = 200;
 const RATE_LIMIT = 120;
 
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  out: string[];
-  url?: string;
-  dataDir: string;
-}
+type Proc = ProductProcess;
 
 let pg: PostgresCluster;
 let pki: TestPki;
@@ -54,18 +46,14 @@ let agencyId = '';
 let secret = '';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vc-topology-'));
 
-/** One product process (`server/main.ts --role=...`), its own empty DATA_DIR; resolves once it says it is up. */
+/** One product process of the topology, its own empty DATA_DIR; resolves once it says it is up. */
 async function start(name: string, role: 'server' | 'worker', env: Record<string, string>): Promise<Proc> {
-  const dataDir = fs.mkdtempSync(path.join(work, `${name}-`));
-  const port = role === 'server' ? await freePort() : 0;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts'), `--role=${role}`], {
-    cwd: ROOT,
+  const proc = await startProductProcess({
+    name,
+    role,
+    dir: work,
+    keepOutput: true,
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
       DATABASE_URL: dbUrl,
       CREDENTIALS_KEY: credentialsKey,
       ...temporal.env,
@@ -78,29 +66,12 @@ async function start(name: string, role: 'server' | 'worker', env: Record<string
       RATE_LIMIT_WINDOW_SECONDS: '300',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const proc: Proc = { name, child, out: [], dataDir, ...(role === 'server' && { url: `http://127.0.0.1:${port}` }) };
   procs.push(proc);
-  const ready = role === 'server' ? 'API on http' : '"msg":"worker running"';
-  await new Promise<void>((resolve, reject) => {
-    const take = (d: Buffer) => {
-      proc.out.push(String(d));
-      if (proc.out.join('').includes(ready)) resolve();
-    };
-    child.stdout!.on('data', take);
-    child.stderr!.on('data', take);
-    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was up:\n${proc.out.join('').slice(-4000)}`)));
-  });
   return proc;
 }
 
-async function kill(p: Proc) {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  const gone = new Promise((r) => p.child.once('exit', r));
-  p.child.kill('SIGKILL');
-  await gone;
-}
+const kill = (p: Proc) => p.stop('SIGKILL');
 
 let dbUrl = '';
 const credentialsKey = randomBytes(32).toString('hex');

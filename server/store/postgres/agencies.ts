@@ -1,18 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { AgenciesRepository } from '../index.js';
-import type { Agency, AgencySettings } from '../records.js';
+import type { AgencySettings } from '../records.js';
 import { nowIso } from '../../ids.js';
 import type { Sql } from './sql.js';
+import { agencyFromRow as fromRow, type AgencyRow as Row } from '../rows.js';
 
-interface Row {
-  id: string;
-  name: string;
-  plan_limit: number;
-  signing_secret: string;
-  created_at: string;
-}
-
-const fromRow = (r: Row): Agency => ({ id: r.id, name: r.name, planLimit: r.plan_limit, signingSecret: r.signing_secret, createdAt: r.created_at });
 const COLUMNS = 'id, name, plan_limit, signing_secret, created_at';
 const newSigningSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
 const INSERT = `INSERT INTO agencies (id, name, plan_limit, signing_secret, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS}`;

@@ -1,25 +1,7 @@
 import type { AlertsRepository } from '../index.js';
-import type { Alert, AlertKind } from '../records.js';
 import { newId, nowIso } from '../../ids.js';
-import { parseJson, type Sql } from './sql.js';
-
-interface Row {
-  agency_id: string;
-  id: string;
-  kind: string;
-  payload: string;
-  created_at: string;
-  dispatched_at: string | null;
-  delivered_at: string | null;
-  emailed_at: string | null;
-  attempts: number;
-  last_error: string | null;
-}
-
-const fromRow = (r: Row): Alert => ({
-  agencyId: r.agency_id, id: r.id, kind: r.kind as AlertKind, payload: parseJson(r.payload, 'alerts.payload'), createdAt: r.created_at,
-  dispatchedAt: r.dispatched_at, deliveredAt: r.delivered_at, emailedAt: r.emailed_at, attempts: r.attempts, lastError: r.last_error,
-});
+import type { Sql } from './sql.js';
+import { alertFromRow as fromRow, type AlertRow as Row } from '../rows.js';
 
 export function alertsRepo(sql: Sql): AlertsRepository {
   return {

@@ -1,21 +1,8 @@
 import type { CadencesRepository } from '../index.js';
 import type { CadenceRecord } from '../records.js';
-import type { CadenceStep } from '../../../schemas/cadence.js';
 import { newId, nowIso } from '../../ids.js';
-import { parseJson, type Sql } from './sql.js';
-
-interface Row {
-  id: string;
-  agency_id: string;
-  name: string;
-  steps: string;
-  created_at: string;
-  updated_at: string;
-}
-
-const fromRow = (r: Row): CadenceRecord => ({
-  id: r.id, agencyId: r.agency_id, name: r.name, steps: parseJson<CadenceStep[]>(r.steps, 'cadences.steps'), createdAt: r.created_at, updatedAt: r.updated_at,
-});
+import type { Sql } from './sql.js';
+import { cadenceFromRow as fromRow, type CadenceRow as Row } from '../rows.js';
 
 export function cadencesRepo(sql: Sql): CadencesRepository {
   return {

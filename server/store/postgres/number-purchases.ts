@@ -1,27 +1,8 @@
 import type { NumberPurchasesRepository } from '../index.js';
-import type { NumberPurchase, PurchaseState } from '../records.js';
+import type { PurchaseState } from '../records.js';
 import { nowIso } from '../../ids.js';
 import type { Sql } from './sql.js';
-
-interface Row {
-  agency_id: string;
-  purchase_key: string;
-  request: string;
-  campaign_id: string;
-  phone_number: string;
-  state: PurchaseState;
-  twilio_sid: string | null;
-  vapi_phone_number_id: string | null;
-  attempts: number;
-  started_at: string;
-  updated_at: string;
-}
-
-const read = (r: Row | undefined): NumberPurchase | undefined =>
-  r && {
-    agencyId: r.agency_id, key: r.purchase_key, request: r.request, campaignId: r.campaign_id, phoneNumber: r.phone_number, state: r.state,
-    twilioSid: r.twilio_sid, vapiPhoneNumberId: r.vapi_phone_number_id, attempts: r.attempts, startedAt: r.started_at, updatedAt: r.updated_at,
-  };
+import { numberPurchaseFromRow as read, type NumberPurchaseRow as Row } from '../rows.js';
 
 /** Purchases at a real carrier, moved on with each step that took effect (see the SQLite repository). */
 export function numberPurchasesRepo(sql: Sql): NumberPurchasesRepository {

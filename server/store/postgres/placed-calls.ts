@@ -1,23 +1,7 @@
 import type { PlacedCallsRepository } from '../index.js';
-import type { PlacedCall } from '../records.js';
 import { nowIso } from '../../ids.js';
 import type { Sql } from './sql.js';
-
-interface Row {
-  agency_id: string;
-  call_id: string;
-  platform: string;
-  platform_call_id: string | null;
-  campaign_id: string;
-  contact_id: string;
-  lead_id: string | null;
-  placed_at: string;
-}
-
-const fromRow = (r: Row): PlacedCall => ({
-  agencyId: r.agency_id, callId: r.call_id, platform: r.platform, platformCallId: r.platform_call_id,
-  campaignId: r.campaign_id, contactId: r.contact_id, leadId: r.lead_id, placedAt: r.placed_at,
-});
+import { placedCallFromRow as fromRow, type PlacedCallRow as Row } from '../rows.js';
 
 export function placedCallsRepo(sql: Sql): PlacedCallsRepository {
   return {

@@ -80,12 +80,4 @@ export function poolSql(pool: Pool): Sql {
 /** A SQLSTATE a statement failed with (node-postgres' DatabaseError carries it as `code`). */
 export const sqlState = (err: unknown): string | undefined => (err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : undefined);
 
-/** JSON columns: one place that parses, so a corrupt row fails loudly with its column named. */
-export function parseJson<T>(text: string | null, where: string): T {
-  if (text === null) return null as T;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new Error(`corrupt JSON in ${where}`);
-  }
-}
+export { parseJson } from '../rows.js';

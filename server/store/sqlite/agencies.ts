@@ -4,24 +4,7 @@ import type { Agency, AgencySettings } from '../records.js';
 import { randomBytes } from 'node:crypto';
 import type { Db } from './db.js';
 import { nowIso } from '../../ids.js';
-
-
-
-interface Row {
-  id: string;
-  name: string;
-  plan_limit: number;
-  signing_secret: string;
-  created_at: string;
-}
-
-const fromRow = (r: Row): Agency => ({
-  id: r.id,
-  name: r.name,
-  planLimit: r.plan_limit,
-  signingSecret: r.signing_secret,
-  createdAt: r.created_at,
-});
+import { agencyFromRow as fromRow, type AgencyRow as Row } from '../rows.js';
 
 const newSigningSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
 

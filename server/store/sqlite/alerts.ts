@@ -2,28 +2,8 @@ import type { AlertsRepository } from '../index.js';
 import type { Sync } from './sync.js';
 import type { Alert, AlertKind } from '../records.js';
 import type { Db } from './db.js';
-import { parseJson } from './db.js';
 import { newId, nowIso } from '../../ids.js';
-
-
-
-interface Row {
-  agency_id: string;
-  id: string;
-  kind: string;
-  payload: string;
-  created_at: string;
-  dispatched_at: string | null;
-  delivered_at: string | null;
-  emailed_at: string | null;
-  attempts: number;
-  last_error: string | null;
-}
-
-const fromRow = (r: Row): Alert => ({
-  agencyId: r.agency_id, id: r.id, kind: r.kind as AlertKind, payload: parseJson(r.payload, 'alerts.payload'), createdAt: r.created_at,
-  dispatchedAt: r.dispatched_at, deliveredAt: r.delivered_at, emailedAt: r.emailed_at, attempts: r.attempts, lastError: r.last_error,
-});
+import { alertFromRow as fromRow, type AlertRow as Row } from '../rows.js';
 
 /**
  * Alerts the agency must receive. A row is written with what caused it (same transaction), picked

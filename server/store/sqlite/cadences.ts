@@ -1,29 +1,9 @@
 import type { CadencesRepository } from '../index.js';
 import type { Sync } from './sync.js';
 import type { CadenceRecord } from '../records.js';
-import type { CadenceStep } from '../../../schemas/cadence.js';
 import type { Db } from './db.js';
-import { parseJson } from './db.js';
 import { newId, nowIso } from '../../ids.js';
-
-
-interface Row {
-  id: string;
-  agency_id: string;
-  name: string;
-  steps: string;
-  created_at: string;
-  updated_at: string;
-}
-
-const fromRow = (r: Row): CadenceRecord => ({
-  id: r.id,
-  agencyId: r.agency_id,
-  name: r.name,
-  steps: parseJson<CadenceStep[]>(r.steps, 'cadences.steps'),
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+import { cadenceFromRow as fromRow, type CadenceRow as Row } from '../rows.js';
 
 /** Saved power-dialer cadences, per agency. */
 export function cadencesRepo(db: Db): Sync<CadencesRepository> {

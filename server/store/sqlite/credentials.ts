@@ -3,29 +3,7 @@ import type { Sync } from './sync.js';
 import type { SealedCredential } from '../records.js';
 import type { Db } from './db.js';
 import { nowIso } from '../../ids.js';
-
-
-interface Row {
-  agency_id: string;
-  owner: string;
-  provider: string;
-  sealed: string;
-  key_id: string;
-  hint: string;
-  created_at: string;
-  updated_at: string;
-}
-
-const fromRow = (r: Row): SealedCredential => ({
-  agencyId: r.agency_id,
-  owner: r.owner,
-  provider: r.provider,
-  sealed: r.sealed,
-  keyId: r.key_id,
-  hint: r.hint,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+import { credentialFromRow as fromRow, type CredentialRow as Row } from '../rows.js';
 
 export function credentialsRepo(db: Db): Sync<CredentialsRepository> {
   const get = db.prepare<[string, string, string], Row>('SELECT * FROM credentials WHERE agency_id = ? AND owner = ? AND provider = ?');

@@ -80,12 +80,4 @@ export function migrate(db: Db, onUpgrade?: UpgradeProgress): void {
   }
 }
 
-/** JSON columns: one place that parses, so a corrupt row fails loudly with its table named. */
-export function parseJson<T>(text: string | null, where: string): T {
-  if (text === null) return null as T;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new Error(`corrupt JSON in ${where}`);
-  }
-}
+export { parseJson } from '../rows.js';

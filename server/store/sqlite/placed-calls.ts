@@ -3,23 +3,7 @@ import type { Sync } from './sync.js';
 import type { PlacedCall } from '../records.js';
 import type { Db } from './db.js';
 import { nowIso } from '../../ids.js';
-
-
-interface Row {
-  agency_id: string;
-  call_id: string;
-  platform: string;
-  platform_call_id: string | null;
-  campaign_id: string;
-  contact_id: string;
-  lead_id: string | null;
-  placed_at: string;
-}
-
-const fromRow = (r: Row): PlacedCall => ({
-  agencyId: r.agency_id, callId: r.call_id, platform: r.platform, platformCallId: r.platform_call_id,
-  campaignId: r.campaign_id, contactId: r.contact_id, leadId: r.lead_id, placedAt: r.placed_at,
-});
+import { placedCallFromRow as fromRow, type PlacedCallRow as Row } from '../rows.js';
 
 /** The calls the dialer placed, with the platform's id: a platform's end report is matched to one of them. */
 export function placedCallsRepo(db: Db): Sync<PlacedCallsRepository> {

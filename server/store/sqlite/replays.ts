@@ -1,51 +1,10 @@
 import type { ReplaysRepository } from '../index.js';
 import type { Sync } from './sync.js';
-import type { ReplayCallResult, ReplayJob, ReplayStatus } from '../records.js';
+import type { ReplayCallResult, ReplayJob } from '../records.js';
 import type { Db } from './db.js';
 import { parseJson } from './db.js';
 import { nowIso } from '../../ids.js';
-
-interface JobRow {
-  agency_id: string;
-  id: string;
-  campaign_id: string;
-  agent_id: string;
-  from_version: number;
-  to_version: number | null;
-  from_graph: string;
-  to_graph: string;
-  since: string;
-  max_calls: number;
-  status: string;
-  total: number | null;
-  done: number;
-  changed: number;
-  error: string | null;
-  key_id: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
-
-const fromRow = (r: JobRow): ReplayJob => ({
-  id: r.id,
-  agencyId: r.agency_id,
-  campaignId: r.campaign_id,
-  agentId: r.agent_id,
-  fromVersion: r.from_version,
-  toVersion: r.to_version,
-  fromGraph: parseJson(r.from_graph, 'replay_jobs.from_graph'),
-  toGraph: parseJson(r.to_graph, 'replay_jobs.to_graph'),
-  since: r.since,
-  maxCalls: r.max_calls,
-  status: r.status as ReplayStatus,
-  total: r.total,
-  done: r.done,
-  changed: r.changed,
-  error: r.error,
-  keyId: r.key_id,
-  createdAt: r.created_at,
-  finishedAt: r.finished_at,
-});
+import { replayJobFromRow as fromRow, type ReplayJobRow as JobRow } from '../rows.js';
 
 /** What-if replays: the job with both graphs, its progress, and one row per call replayed. */
 export function replaysRepo(db: Db): Sync<ReplaysRepository> {

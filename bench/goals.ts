@@ -37,6 +37,8 @@ export const GOALS: Goal[] = [
   { figure: 'post_call_latency_p50.10_per_s', label: 'post-call p50 event accepted -> last action done, 10 calls/s offered', text: '< 0.30 s', met: (f) => f.value < 0.3 },
   { figure: 'step-stats.route_ms.30d_all_versions.p99', label: 'step statistics route, 1M execution steps in one campaign, 30 days, every version, p99', text: '< 50 ms', met: (f) => f.value < 50 },
   { figure: 'cadence.enrol', label: 'leads enrolled through the API, share of bare Temporal starts', text: '>= 0.90', met: (f) => (f.ratio ?? 0) >= 0.9 },
+  { figure: 'lead-list-pg.page-search.p99', label: 'Postgres: lead page with search over a step, 1M leads, p99 (issue 39)', text: '< 10 ms', met: (f) => f.value < 10 },
+  { figure: 'lead-list-pg.page-step.p99', label: 'Postgres: lead page over a step, 1M leads, p99 (issue 39)', text: '< 5 ms', met: (f) => f.value < 5 },
 ];
 
 const fmt = (x: number | null | undefined) => (x === null || x === undefined ? '-' : Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(3).replace(/\.?0+$/, ''));

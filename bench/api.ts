@@ -10,7 +10,7 @@
 import Koa from 'koa';
 import { alternate, paired } from './figures.js';
 import { load, type Load } from './support/load.js';
-import { seedCampaign, startInstance } from './support/instance.js';
+import { BENCH_CALL_PATH, seedCampaign, startInstance, storeBenchCall } from './support/instance.js';
 import { apiFloor, handlerFloor } from './support/api-floor.js';
 import { serve } from './support/serve.js';
 import { allRoutes } from '../server/app.js';
@@ -35,8 +35,7 @@ export async function run() {
     const wf = `/api/agent-builder/agents/${ctx.agentId}/campaign/workflow`;
     await inst.api('POST', `${wf}/outcomes/VOICEMAIL/nodes`, { nodes: [{ type: 'add-tag', config: { tags: ['a'] } }, { type: 'add-note', config: { body: 'n' } }] });
     // A stored call to read back by id.
-    const doc = { callId: 'bench-call', date: '2026-11-22', dateTime: new Date().toISOString(), leadName: 'Ana', phoneNumber: '+15125550123', direction: 'outbound', status: 'ended', duration: 42, agent: 'Bench', callSummary: 's', projectName: 'p', cost: 0.1, agentType: 'appointment_booking', campaignId: ctx.campaignId, campaignName: 'c', disposition: { type: 'voicemail', label: 'Voicemail', color: '#8b5cf6' }, transcript: 't', fields: [], transcriptSource: 'live', contactId: 'ct' };
-    await inst.store.calls.insert(inst.agency.id, ctx.projectId, ctx.agentId, doc as never);
+    await storeBenchCall(inst, ctx);
     const headers = { authorization: `Bearer ${inst.key}`, 'content-type': 'application/json' };
     const against = 'bare Koa JSON endpoint, same rounds';
     // Appends grow the graph: each round appends to a fresh agent's workflow, so rounds compare.
@@ -45,7 +44,7 @@ export async function run() {
       return `${inst.url}/api/agent-builder/agents/${agent.body.data.id}/campaign/workflow/outcomes/CALLBACK/nodes`;
     };
     const figures: [string, () => Promise<Parameters<typeof load>[0]>][] = [
-      ['call_by_id', async () => ({ url: `${inst.url}/api/call-history/by-call-id/bench-call`, headers, duration: SECONDS })],
+      ['call_by_id', async () => ({ url: inst.url + BENCH_CALL_PATH, headers, duration: SECONDS })],
       ['workflow_get', async () => ({ url: `${inst.url}${wf}`, headers, duration: SECONDS })],
       ['workflow_append', async () => ({ url: await appendUrl(), method: 'POST', headers, body: JSON.stringify({ nodes: [{ type: 'add-tag', config: { tags: ['b'] } }] }), duration: SECONDS })],
     ];
@@ -61,7 +60,7 @@ export async function run() {
       paired(`api_${name}_rps`, 'req/s', against, ours.map((o) => o.rps), base.map((b) => b.rps));
       paired(`api_${name}_p50`, 'ms', against, ours.map((o) => o.p50), base.map((b) => b.p50));
       paired(`api_${name}_p99`, 'ms', against, ours.map((o) => o.p99), base.map((b) => b.p99));
-      if (name === 'call_by_id') await floorOf(inst, name, '/api/call-history/by-call-id/bench-call', headers, against);
+      if (name === 'call_by_id') await floorOf(inst, name, BENCH_CALL_PATH, headers, against);
       if (name === 'workflow_get') await floorOf(inst, name, wf, headers, against);
     }
   } finally {

@@ -33,6 +33,7 @@ import { startBaselineWorker } from './support/baseline-worker.js';
 import { seedCampaign, startInstance, type Instance } from './support/instance.js';
 import { httpPoster, type HttpPoster } from './support/http-post.mjs';
 import { serve, startEndpoint } from './support/serve.js';
+import { offered, pool } from './support/arrivals.js';
 
 const N = Number(process.env.BENCH_CALLS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -47,28 +48,6 @@ const CONTACTS = 200;
 const SAT_ROUNDS = Number(process.env.BENCH_SAT_ROUNDS ?? 2 * ROUNDS);
 const AGAINST = 'plain Temporal workflow, 3 no-op activities, same server, same rounds';
 const log = (s: string) => process.stderr.write(`[post-call] ${s}\n`);
-
-/** Runs `fn` over the items with `width` in flight. */
-async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>) {
-  let i = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (i < items.length) await fn(items[i++]!);
-  }));
-}
-
-/** Open loop: call `fire` at `rate` per second for `seconds`, never waiting for earlier calls; resolves with every call's result. */
-async function offered<T>(rate: number, seconds: number, fire: (i: number) => Promise<T>): Promise<T[]> {
-  const n = Math.round(rate * seconds);
-  const t0 = performance.now();
-  const all: Promise<T>[] = [];
-  for (let i = 0; i < n; i++) {
-    const due = t0 + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    all.push(fire(i));
-  }
-  return Promise.all(all);
-}
 
 /** One call's figures: seconds from accepted to done, from sent to accepted, and its workflow id. */
 interface Run {

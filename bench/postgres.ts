@@ -30,8 +30,9 @@ import { openPostgresStore } from '../server/store/postgres/store.js';
 import { SCOPES } from '../server/store/index.js';
 import { alternate, cpuMs, emit, median, paired, percentile, ROUNDS, spreadOf } from './figures.js';
 import { httpPoster, type HttpPoster } from './support/http-post.mjs';
+import { offered, pool } from './support/arrivals.js';
 import { load, type Load } from './support/load.js';
-import { seedCampaign, startInstance, type Instance } from './support/instance.js';
+import { BENCH_CALL_PATH, seedCampaign, startInstance, storeBenchCall, type Instance } from './support/instance.js';
 import { startPostgresCluster, type PostgresCluster } from '../test/helpers/postgres-cluster.js';
 import { startTemporalServer, TEMPORAL_SERVER } from '../test/helpers/temporal-server.js';
 import { startProductProcess, type ProductProcess } from '../test/helpers/product-process.js';
@@ -46,14 +47,6 @@ const AGAINST = 'the same product on SQLite (embedded default), same process sha
 const log = (s: string) => process.stderr.write(`[postgres] ${s}\n`);
 /** A production server's durability (the test clusters turn it off for speed): every commit flushed. */
 const DURABLE = { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' };
-
-/** Runs `fn` over `n` items with `width` in flight. */
-async function pool(n: number, width: number, fn: () => Promise<void>) {
-  let i = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (i++ < n) await fn();
-  }));
-}
 
 /**
  * CPU time (ms) of a Postgres cluster so far: the postmaster's own, the backends it has reaped
@@ -150,7 +143,7 @@ async function storeFigures(cluster: PostgresCluster) {
     const saturate = async (s: Side, storeCpu: () => number) => {
       const t0 = performance.now();
       const cpu0 = [cpuMs('self'), storeCpu()];
-      await pool(N, CONCURRENCY, async () => void (await oneCall(s)));
+      await pool(Array.from({ length: N }), CONCURRENCY, async () => void (await oneCall(s)));
       return { perSecond: N / ((performance.now() - t0) / 1000), process: (cpuMs('self') - cpu0[0]!) / N, store: (storeCpu() - cpu0[1]!) / N };
     };
     const sat = await alternate({
@@ -164,18 +157,7 @@ async function storeFigures(cluster: PostgresCluster) {
     const storeCpu = sat.ours.map((x) => x.store);
     emit({ name: 'postgres.post_call_cpu_ms_per_call.postgres', value: median(storeCpu), unit: 'ms', baseline: null, against: `the Postgres cluster's CPU time per call at saturation (SQLite's is inside the process's); ${what}`, spread: spreadOf(storeCpu), rounds: storeCpu.length });
 
-    const offered = async (s: Side) => {
-      const n = Math.round(RATE * RATE_SECONDS);
-      const t0 = performance.now();
-      const all: Promise<number>[] = [];
-      for (let i = 0; i < n; i++) {
-        const wait = t0 + (i * 1000) / RATE - performance.now();
-        if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-        all.push(oneCall(s));
-      }
-      return Promise.all(all);
-    };
-    const lat = await alternate({ ours: () => offered(pgSide), base: () => offered(liteSide) });
+    const lat = await alternate({ ours: () => offered(RATE, RATE_SECONDS, () => oneCall(pgSide)), base: () => offered(RATE, RATE_SECONDS, () => oneCall(liteSide)) });
     const p = (xs: number[], q: number) => percentile([...xs].sort((a, b) => a - b), q);
     for (const q of [50, 99]) {
       const ratios = lat.ours.map((o, i) => p(o, q) / p(lat.base[i]!, q));
@@ -184,9 +166,8 @@ async function storeFigures(cluster: PostgresCluster) {
 
     const byId = async (inst: Instance) => {
       const ctx = await seedCampaign(inst, 1);
-      const doc = { callId: 'bench-call', date: '2026-11-22', dateTime: new Date().toISOString(), leadName: 'Ana', phoneNumber: '+15125550123', direction: 'outbound', status: 'ended', duration: 42, agent: 'Bench', callSummary: 's', projectName: 'p', cost: 0.1, agentType: 'appointment_booking', campaignId: ctx.campaignId, campaignName: 'c', disposition: { type: 'voicemail', label: 'Voicemail', color: '#8b5cf6' }, transcript: 't', fields: [], transcriptSource: 'live', contactId: 'ct' };
-      await inst.store.calls.insert(inst.agency.id, ctx.projectId, ctx.agentId, doc as never);
-      return { url: `${inst.url}/api/call-history/by-call-id/bench-call`, headers: { authorization: `Bearer ${inst.key}` }, duration: SECONDS };
+      await storeBenchCall(inst, ctx);
+      return { url: inst.url + BENCH_CALL_PATH, headers: { authorization: `Bearer ${inst.key}` }, duration: SECONDS };
     };
     const [pgRead, liteRead] = [await byId(onPg), await byId(onLite)];
     const reads = await alternate<Load>({
@@ -255,7 +236,7 @@ async function topologyFigures(cluster: PostgresCluster) {
     for (let r = -1; r < ROUNDS; r++) {
       const before = Object.fromEntries(Object.entries(kinds).map(([k, f]) => [k, f()])) as Record<Kind, number>;
       const t0 = performance.now();
-      await pool(N, CONCURRENCY, async () => void (await oneCall(side)));
+      await pool(Array.from({ length: N }), CONCURRENCY, async () => void (await oneCall(side)));
       const perSecond = N / ((performance.now() - t0) / 1000);
       const cpu = Object.fromEntries(Object.entries(kinds).map(([k, f]) => [k, (f() - before[k as Kind]) / N])) as Record<Kind, number>;
       log(`topology round ${r + 1}${r < 0 ? ' (warm-up)' : ''}: ${perSecond.toFixed(1)} calls/s; CPU ms per call ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);

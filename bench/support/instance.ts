@@ -88,3 +88,11 @@ export async function seedCampaign(inst: Instance, n = 0) {
   if (project.status !== 200 || agent.status !== 200) throw new Error('seeding failed');
   return { locationId, projectId: project.body.data.id as string, agentId: agent.body.data.id as string, campaignId: agent.body.data.campaignId as string };
 }
+
+/** The call the API benchmarks read back by id (`BENCH_CALL_PATH`), stored in the campaign of `seedCampaign`. */
+export async function storeBenchCall(inst: Instance, ctx: Awaited<ReturnType<typeof seedCampaign>>) {
+  const doc = { callId: 'bench-call', date: '2026-11-22', dateTime: new Date().toISOString(), leadName: 'Ana', phoneNumber: '+15125550123', direction: 'outbound', status: 'ended', duration: 42, agent: 'Bench', callSummary: 's', projectName: 'p', cost: 0.1, agentType: 'appointment_booking', campaignId: ctx.campaignId, campaignName: 'c', disposition: { type: 'voicemail', label: 'Voicemail', color: '#8b5cf6' }, transcript: 't', fields: [], transcriptSource: 'live', contactId: 'ct' };
+  await inst.store.calls.insert(inst.agency.id, ctx.projectId, ctx.agentId, doc as never);
+}
+
+export const BENCH_CALL_PATH = '/api/call-history/by-call-id/bench-call';

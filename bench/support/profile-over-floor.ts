@@ -10,7 +10,7 @@
 import { Session } from 'node:inspector/promises';
 import type { Profiler } from 'node:inspector';
 import { load } from './load.js';
-import { seedCampaign, startInstance } from './instance.js';
+import { BENCH_CALL_PATH, seedCampaign, startInstance, storeBenchCall } from './instance.js';
 import { apiFloor } from './api-floor.js';
 import { rateLimitPolicy } from '../../server/http/rate-limit.js';
 
@@ -67,11 +67,10 @@ function perRequest(profile: Profiler.Profile, requests: number) {
 const inst = await startInstance({ temporal: false, requestLog: true });
 try {
   const ctx = await seedCampaign(inst);
-  const doc = { callId: 'bench-call', date: '2026-11-22', dateTime: new Date().toISOString(), leadName: 'Ana', phoneNumber: '+15125550123', direction: 'outbound', status: 'ended', duration: 42, agent: 'Bench', callSummary: 's', projectName: 'p', cost: 0.1, agentType: 'appointment_booking', campaignId: ctx.campaignId, campaignName: 'c', disposition: { type: 'voicemail', label: 'Voicemail', color: '#8b5cf6' }, transcript: 't', fields: [], transcriptSource: 'live', contactId: 'ct' };
-  await inst.store.calls.insert(inst.agency.id, ctx.projectId, ctx.agentId, doc as never);
+  await storeBenchCall(inst, ctx);
   const floor = await apiFloor(inst.services, rateLimitPolicy({ points: inst.config.rateLimitPoints, windowSeconds: inst.config.rateLimitWindowSeconds }));
   const headers = { authorization: `Bearer ${inst.key}` };
-  const path = '/api/call-history/by-call-id/bench-call';
+  const path = BENCH_CALL_PATH;
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
